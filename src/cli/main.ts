@@ -1,0 +1,21 @@
+// The `webswe` command: one subcommand per file in this folder, registered here.
+import { Command } from 'commander';
+import { registerGpu } from './gpu.ts';
+import { registerServe } from './serve.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('webswe')
+    .description('Train software-engineering agents with RFT and DAPO on WebGPU, in the browser or under Node.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true });
+  registerGpu(program);
+  registerServe(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // `webswe … | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? process.exit(0) : undefined));
+  await buildProgram().parseAsync(argv);
+}

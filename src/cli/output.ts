@@ -1,0 +1,42 @@
+// Shared CLI conventions: `--json` prints exactly one JSON document on stdout; human output and
+// progress go elsewhere (tables on stdout, progress on stderr); expected failures print one line
+// naming the problem and the fix, and exit non-zero, never a stack trace.
+
+export class UserError extends Error {
+  override name = 'UserError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export function printJson(doc: unknown): void {
+  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+}
+
+/** Run a command body; map known errors to one line on stderr and an exit code. */
+export async function runCommand(body: () => Promise<number | void>): Promise<void> {
+  try {
+    const code = await body();
+    process.exitCode = code ?? 0;
+  } catch (e) {
+    const err = e as Error;
+    const known = ['UserError', 'NoAdapterError', 'GpuOutOfMemoryError', 'GpuDeviceLostError', 'KernelCompileError'];
+    if (known.includes(err.name) || process.env.WEBSWE_DEBUG === undefined) {
+      process.stderr.write(`webswe: ${err.message}\n`);
+      if (!known.includes(err.name)) process.stderr.write('(set WEBSWE_DEBUG=1 for the stack trace)\n');
+    } else {
+      process.stderr.write(`${err.stack}\n`);
+    }
+    process.exitCode = err instanceof UserError ? err.exitCode : 1;
+  }
+}
+
+export function fmtBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(n % 2 ** 30 ? 2 : 0)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(n % 2 ** 20 ? 1 : 0)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(n % 2 ** 10 ? 1 : 0)} KiB`;
+  return `${n} B`;
+}

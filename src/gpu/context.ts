@@ -1,0 +1,253 @@
+// GpuContext: one GPUDevice and everything that talks to it. Pipeline cache keyed by kernel and
+// override constants, labelled buffers with out-of-memory checks, batched command recording with
+// one submit per flush, readback, error scopes that turn late GPU errors into typed exceptions,
+// device loss wired to one observable place, and timing (timestamp queries, else submissions).
+import { GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError, KernelCompileError } from './errors.ts';
+import { kernelSource } from './kernels.ts';
+import { overrideConstants, packParams, paramsByteSize, type KernelDecl } from './kernel.ts';
+
+export interface AdapterSummary {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
+}
+
+export type LostListener = (err: GpuDeviceLostError) => void;
+
+export interface DispatchArgs<P extends string, O extends string> {
+  buffers: Record<string, GPUBuffer>;
+  params: Record<P, number>;
+  constants?: Partial<Record<O, boolean | number>>;
+  workgroups: readonly [number, number?, number?];
+  label?: string;
+}
+
+export class GpuContext {
+  readonly limits: GPUSupportedLimits;
+  readonly features: ReadonlySet<string>;
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly pendingErrors: Promise<Error | null>[] = [];
+  private encoder: GPUCommandEncoder | null = null;
+  private lostError: GpuDeviceLostError | null = null;
+  private readonly lostListeners = new Set<LostListener>();
+  private timing: { querySet: GPUQuerySet; next: number; capacity: number } | null = null;
+  /** Bytes currently allocated through `buffer()` (for memory reports). */
+  allocatedBytes = 0;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly adapter: AdapterSummary,
+  ) {
+    this.limits = device.limits;
+    this.features = new Set(device.features as unknown as Iterable<string>);
+    device.lost.then((info) => {
+      if (info.reason === 'destroyed' && this.disposed) return;
+      this.lostError = new GpuDeviceLostError(info.reason, info.message || 'no message');
+      for (const l of this.lostListeners) l(this.lostError);
+    });
+  }
+  private disposed = false;
+
+  /** The single place device loss is observed. Returns an unsubscribe function. */
+  onLost(listener: LostListener): () => void {
+    if (this.lostError) queueMicrotask(() => listener(this.lostError!));
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+  get lost(): GpuDeviceLostError | null {
+    return this.lostError;
+  }
+  private checkAlive(): void {
+    if (this.lostError) throw this.lostError;
+  }
+
+  // ---- buffers -------------------------------------------------------------------------------
+
+  /** A labelled storage buffer; refuses sizes beyond the device limit before asking the driver. */
+  buffer(label: string, bytes: number, usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST): GPUBuffer {
+    this.checkAlive();
+    const size = Math.max(16, Math.ceil(bytes / 4) * 4);
+    if (size > this.limits.maxBufferSize) throw new GpuOutOfMemoryError(label, size, this.limits.maxBufferSize);
+    if (usage & GPUBufferUsage.STORAGE && size > this.limits.maxStorageBufferBindingSize) {
+      throw new GpuOutOfMemoryError(label, size, this.limits.maxStorageBufferBindingSize);
+    }
+    this.device.pushErrorScope('out-of-memory');
+    const buf = this.device.createBuffer({ label, size, usage });
+    this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuOutOfMemoryError(label, size, undefined) : null)));
+    this.allocatedBytes += size;
+    return buf;
+  }
+
+  /** A buffer initialised from a typed array. */
+  upload(label: string, data: ArrayBufferView, usage?: number): GPUBuffer {
+    const buf = this.buffer(label, data.byteLength, usage);
+    this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+    return buf;
+  }
+
+  release(buf: GPUBuffer): void {
+    this.allocatedBytes -= buf.size;
+    buf.destroy();
+  }
+
+  /** Copy `bytes` from a buffer back to the CPU (flushes pending work first). */
+  async read(buf: GPUBuffer, bytes = buf.size, offset = 0): Promise<ArrayBuffer> {
+    this.checkAlive();
+    const staging = this.device.createBuffer({ label: `${buf.label}/readback`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.commandEncoder().copyBufferToBuffer(buf, offset, staging, 0, bytes);
+    await this.flush();
+    await staging.mapAsync(GPUMapMode.READ);
+    this.checkAlive();
+    const out = staging.getMappedRange().slice(0);
+    staging.destroy();
+    return out;
+  }
+
+  // ---- pipelines and dispatch ----------------------------------------------------------------
+
+  /** Create (or reuse) the pipeline for a kernel and its override constants. */
+  pipeline(decl: KernelDecl, constants: Record<string, boolean | number> = {}): GPUComputePipeline {
+    const key = `${decl.file}|${decl.entry}|${JSON.stringify(constants)}`;
+    let p = this.pipelines.get(key);
+    if (p) return p;
+    this.checkAlive();
+    const label = `${decl.file}${Object.keys(constants).length ? ` ${JSON.stringify(constants)}` : ''}`;
+    this.device.pushErrorScope('validation');
+    const module = this.device.createShaderModule({ label: decl.file, code: kernelSource(decl.file) });
+    p = this.device.createComputePipeline({
+      label,
+      layout: 'auto',
+      compute: { module, entryPoint: decl.entry, constants: overrideConstants(constants) },
+    });
+    this.pendingErrors.push(
+      this.device.popErrorScope().then(async (err) => {
+        if (!err) return null;
+        const info = await module.getCompilationInfo();
+        const msgs = info.messages
+          .filter((m) => m.type === 'error')
+          .map((m) => ({ line: m.lineNum, column: m.linePos, text: m.message, type: m.type }));
+        return new KernelCompileError(decl.file, msgs, err.message);
+      }),
+    );
+    this.pipelines.set(key, p);
+    return p;
+  }
+
+  /** Compile a kernel now and throw its compiler messages if it is broken. */
+  async compile(decl: KernelDecl, constants: Record<string, boolean | number> = {}): Promise<void> {
+    this.pipeline(decl, constants);
+    await this.drainErrors();
+  }
+
+  /** Record one compute dispatch of a declared kernel into the current command encoder. */
+  dispatch<P extends string, O extends string>(decl: KernelDecl<P, O>, args: DispatchArgs<P, O>): void {
+    const pipeline = this.pipeline(decl, (args.constants ?? {}) as Record<string, boolean | number>);
+    const entries: GPUBindGroupEntry[] = [];
+    let uniform: GPUBuffer | null = null;
+    decl.bindings.forEach((b, i) => {
+      if (b.access === 'uniform') {
+        uniform = this.device.createBuffer({ label: `${decl.file}/params`, size: paramsByteSize(decl), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+        this.device.queue.writeBuffer(uniform, 0, packParams(decl, args.params));
+        entries.push({ binding: i, resource: { buffer: uniform } });
+      } else {
+        const buf = args.buffers[b.name];
+        if (!buf) throw new Error(`${decl.file}: binding "${b.name}" was not given a buffer`);
+        entries.push({ binding: i, resource: { buffer: buf } });
+      }
+    });
+    const bindGroup = this.device.createBindGroup({ label: args.label ?? decl.file, layout: pipeline.getBindGroupLayout(0), entries });
+    const [x, y = 1, z = 1] = args.workgroups;
+    const max = this.limits.maxComputeWorkgroupsPerDimension;
+    if (x > max || y > max || z > max) throw new Error(`${decl.file}: dispatch ${x}×${y}×${z} exceeds ${max} workgroups per dimension`);
+    if (x === 0 || y === 0 || z === 0) return;
+    const pass = this.commandEncoder().beginComputePass({ label: args.label ?? decl.file, timestampWrites: this.timestampWrites() });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroups(x, y, z);
+    pass.end();
+    if (uniform) this.transient.push(uniform);
+  }
+  private transient: GPUBuffer[] = [];
+
+  private commandEncoder(): GPUCommandEncoder {
+    this.checkAlive();
+    this.encoder ??= this.device.createCommandEncoder();
+    return this.encoder;
+  }
+
+  /** Submit recorded work and surface any error raised since the last flush. */
+  async flush(): Promise<void> {
+    if (this.encoder) {
+      this.device.pushErrorScope('validation');
+      this.device.queue.submit([this.encoder.finish()]);
+      this.encoder = null;
+      this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuValidationError(e.message) : null)));
+      const done = this.transient;
+      this.transient = [];
+      this.device.queue.onSubmittedWorkDone().then(() => done.forEach((b) => b.destroy()));
+    }
+    await this.drainErrors();
+  }
+
+  private async drainErrors(): Promise<void> {
+    const errs = (await Promise.all(this.pendingErrors.splice(0))).filter((e): e is Error => e !== null);
+    this.checkAlive();
+    // Compile errors first: a broken kernel also invalidates the submit that used it.
+    const first = errs.find((e) => e instanceof KernelCompileError) ?? errs[0];
+    if (first) throw first;
+  }
+
+  /** Wait until the GPU has finished everything submitted so far. */
+  async sync(): Promise<void> {
+    await this.flush();
+    await this.device.queue.onSubmittedWorkDone();
+    this.checkAlive();
+  }
+
+  // ---- timing --------------------------------------------------------------------------------
+
+  private timestampWrites(): GPUComputePassTimestampWrites | undefined {
+    const t = this.timing;
+    if (!t || t.next + 2 > t.capacity) return undefined;
+    const w = { querySet: t.querySet, beginningOfPassWriteIndex: t.next, endOfPassWriteIndex: t.next + 1 };
+    t.next += 2;
+    return w;
+  }
+
+  /**
+   * GPU time of the work `run` records, in ms. With `timestamp-query`: first pass begin to last
+   * pass end (Chrome quantises to 100 µs). Without it: wall time of the whole submission.
+   */
+  async time(run: () => void, maxPasses = 2048): Promise<{ ms: number; method: 'timestamp' | 'submission' }> {
+    await this.sync();
+    if (!this.features.has('timestamp-query')) {
+      const t0 = performance.now();
+      run();
+      await this.sync();
+      return { ms: performance.now() - t0, method: 'submission' };
+    }
+    const capacity = maxPasses * 2;
+    const querySet = this.device.createQuerySet({ label: 'timing', type: 'timestamp', count: capacity });
+    const timing = { querySet, next: 0, capacity };
+    this.timing = timing;
+    try {
+      run();
+    } finally {
+      this.timing = null;
+    }
+    if (timing.next === 0) throw new Error('GpuContext.time: the measured work recorded no compute pass');
+    const used = timing.next;
+    const resolve = this.device.createBuffer({ label: 'timing/resolve', size: capacity * 8, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.commandEncoder().resolveQuerySet(querySet, 0, used, resolve, 0);
+    const raw = new BigUint64Array(await this.read(resolve, used * 8));
+    resolve.destroy();
+    querySet.destroy();
+    return { ms: Number(raw[used - 1]! - raw[0]!) / 1e6, method: 'timestamp' };
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.device.destroy();
+  }
+}

@@ -1,0 +1,36 @@
+// The `webswe` command as a user runs it: a real node process through bin/webswe.js.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
+const webswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+describe('webswe CLI', () => {
+  it('--help lists the commands', () => {
+    const r = webswe('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/gpu/);
+    expect(r.stdout).toMatch(/serve/);
+  });
+  it('gpu --json prints one JSON document with adapter, limits, features and backend', () => {
+    const r = webswe('gpu', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(expect.arrayContaining(['adapter', 'limits', 'features', 'backend']));
+    if (doc.backend === 'webgpu') {
+      expect(typeof doc.adapter.vendor).toBe('string');
+      expect(typeof doc.adapter.isFallbackAdapter).toBe('boolean');
+      expect(doc.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 2 ** 20);
+    } else {
+      expect(doc.backend).toBe('cpu');
+      expect(doc.reason).toBeTruthy();
+    }
+  });
+  it('an unknown command fails with a message, not a stack trace', () => {
+    const r = webswe('frobnicate');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
