@@ -1,10 +1,11 @@
 // CPU backend: the reference implementations behind the Backend interface. Correctness oracle,
 // and the fallback where no WebGPU adapter exists.
-import type { Backend } from './backend.ts';
+import type { BackendCore, MatmulOps } from './backend.ts';
 import { matmul } from './reference/matmul.ts';
 import { allocate, dtypeOf, numel, type CpuTensor, type DType, type TypedArray } from './tensor.ts';
 
-export class CpuBackend implements Backend<CpuTensor> {
+// Implements each op group of backend.ts as it lands; becomes `implements Backend<CpuTensor>` when all have.
+export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor> {
   readonly kind = 'cpu' as const;
 
   fromArray(data: TypedArray, shape: readonly number[], label = 'tensor'): CpuTensor {

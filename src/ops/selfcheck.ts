@@ -1,6 +1,6 @@
 // Self-check: run ops on a backend and on the CPU reference with the same seeded inputs and
 // compare. Used by the browser worker (proves WebGPU works in this tab) and by tests.
-import type { Backend } from './backend.ts';
+import type { BackendCore, MatmulOps } from './backend.ts';
 import { compareArrays } from './compare.ts';
 import { CpuBackend } from './cpu.ts';
 import type { MatmulOptions } from './matmul.shape.ts';
@@ -34,7 +34,7 @@ export function matmulCaseLabel(c: MatmulCase): string {
 /** f32 matmul of K terms: error grows ~ sqrt(K)·eps·|terms|; inputs in [-1, 1). */
 export const MATMUL_TOLERANCE = { atol: 1e-5, rtol: 1e-4 };
 
-export async function checkMatmul<T extends Tensor>(backend: Backend<T>, c: MatmulCase, seed: number): Promise<CheckResult> {
+export async function checkMatmul<T extends Tensor>(backend: BackendCore<T> & MatmulOps<T>, c: MatmulCase, seed: number): Promise<CheckResult> {
   const cpu = new CpuBackend();
   const rng = new Rng(seed);
   const aShape = c.transA ? [c.K, c.M] : [c.M, c.K];
@@ -44,7 +44,7 @@ export async function checkMatmul<T extends Tensor>(backend: Backend<T>, c: Matm
   const outS = withBatch([c.M, c.N]);
   const size = (s: number[]) => s.reduce((x, y) => x * y, 1);
   const aData = rng.uniform(size(aS)), bData = rng.uniform(size(bS)), biasData = rng.uniform(c.N), outData = rng.uniform(size(outS));
-  const run = async <U extends Tensor>(be: Backend<U>) => {
+  const run = async <U extends Tensor>(be: BackendCore<U> & MatmulOps<U>) => {
     const opts: MatmulOptions<U> = { transA: c.transA, transB: c.transB };
     if (c.bias) opts.bias = be.fromArray(biasData, [c.N], 'bias');
     if (c.accumulate) {

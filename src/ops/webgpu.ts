@@ -1,12 +1,13 @@
 // WebGPU backend: the WGSL kernels behind the Backend interface. Ops record into the context's
 // command encoder and return at once; `read`/`sync` submit and surface errors.
 import type { GpuContext } from '../gpu/context.ts';
-import type { Backend } from './backend.ts';
+import type { BackendCore, MatmulOps } from './backend.ts';
 import { matmul } from './matmul.ts';
 import type { MatmulOptions } from './matmul.shape.ts';
 import { allocate, dtypeOf, numel, type DType, type GpuTensor, type TypedArray } from './tensor.ts';
 
-export class WebGpuBackend implements Backend<GpuTensor> {
+// Implements each op group of backend.ts as it lands; becomes `implements Backend<GpuTensor>` when all have.
+export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTensor> {
   readonly kind = 'webgpu' as const;
   /** Bound where a kernel declares an optional input that this call does not use. */
   private readonly placeholder: GPUBuffer;
