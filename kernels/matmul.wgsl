@@ -6,9 +6,10 @@
 //   2 bias   storage read        f32  (N); read only when HAS_BIAS (bind any buffer otherwise)
 //   3 c      storage read_write  f32  (B, M, N)
 //   4 params uniform            Params
-// Work: one workgroup of 16×16 invocations computes a 64×64 tile of C; one invocation computes
-//   4×4 outputs strided by 16 (rows ty+16i, cols tx+16j), staging 64×16 panels of A and B in
-//   workgroup memory (8 KiB). Dispatch (ceil(N/64), ceil(M/64), B).
+// Work: one workgroup of 16×16 invocations computes a 64×64 tile of C; invocation (tx, ty) computes
+//   the 4×4 block at rows 4ty.., cols 4tx.., with vec4 accumulators. Each K step stages a 64×BK panel
+//   of A and a BK×64 panel of B in workgroup memory as vec4s along M and N (2·BK·64·4 B = 16 KiB),
+//   so the inner loop does 2 vec4 loads per 4 vec4 FMAs. Dispatch (ceil(N/64), ceil(M/64), B).
 // Writes `=` by default, `+=` when ACCUMULATE (gradient accumulation). Any M, N, K ≥ 1 (edges masked);
 //   B ≤ 65535 (workgroups per dimension).
 
@@ -33,71 +34,73 @@ override HAS_BIAS: bool = false;
 override ACCUMULATE: bool = false;
 
 const TILE: u32 = 64u;
-const BK: u32 = 16u;
+const BK: u32 = 32u;
 
-var<workgroup> As: array<f32, 1024>;  // [BK][TILE]: As[k * TILE + m]
-var<workgroup> Bs: array<f32, 1024>;  // [BK][TILE]: Bs[k * TILE + n]
+var<workgroup> As: array<vec4<f32>, 512>;  // [BK][TILE/4]: As[k * 16 + m/4][m % 4]
+var<workgroup> Bs: array<vec4<f32>, 512>;  // [BK][TILE/4]: Bs[k * 16 + n/4][n % 4]
+
+fn loadA(base: u32, m: u32, k: u32) -> f32 {
+  if (m >= params.M || k >= params.K) { return 0.0; }
+  if (TRANS_A) { return a[base + k * params.M + m]; }
+  return a[base + m * params.K + k];
+}
+
+fn loadB(base: u32, k: u32, n: u32) -> f32 {
+  if (n >= params.N || k >= params.K) { return 0.0; }
+  if (TRANS_B) { return b[base + n * params.K + k]; }
+  return b[base + k * params.N + n];
+}
 
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let M = params.M;
   let N = params.N;
-  let K = params.K;
   let row0 = wid.y * TILE;
   let col0 = wid.x * TILE;
   let aBase = wid.z * params.strideA;
   let bBase = wid.z * params.strideB;
   let flat = lid.y * 16u + lid.x;
 
-  var acc: array<array<f32, 4>, 4>;
-  for (var k0 = 0u; k0 < K; k0 += BK) {
-    // Stage the panels; the index order keeps global reads contiguous for each layout.
-    for (var i = 0u; i < 4u; i++) {
-      let idx = flat + i * 256u;
-      var m: u32; var ka: u32;
-      if (TRANS_A) { m = idx % TILE; ka = idx / TILE; } else { ka = idx % BK; m = idx / BK; }
-      let gm = row0 + m;
-      let gka = k0 + ka;
-      var av = 0.0;
-      if (gm < M && gka < K) {
-        if (TRANS_A) { av = a[aBase + gka * M + gm]; } else { av = a[aBase + gm * K + gka]; }
-      }
-      As[ka * TILE + m] = av;
-
-      var n: u32; var kb: u32;
-      if (TRANS_B) { kb = idx % BK; n = idx / BK; } else { n = idx % TILE; kb = idx / TILE; }
-      let gn = col0 + n;
-      let gkb = k0 + kb;
-      var bv = 0.0;
-      if (gn < N && gkb < K) {
-        if (TRANS_B) { bv = b[bBase + gn * K + gkb]; } else { bv = b[bBase + gkb * N + gn]; }
-      }
-      Bs[kb * TILE + n] = bv;
+  var acc: array<vec4<f32>, 4>;
+  for (var k0 = 0u; k0 < params.K; k0 += BK) {
+    // Stage: 512 vec4 slots per panel, 2 per invocation. Slot s = (k, q): k = s / 16, q = s % 16
+    // holds rows/cols 4q..4q+3 at depth k; element order follows the contiguous global axis.
+    for (var i = 0u; i < 2u; i++) {
+      let s = flat + i * 256u;
+      var k: u32; var q: u32;
+      if (TRANS_A) { q = s % 16u; k = s / 16u; } else { k = s % BK; q = s / BK; }
+      let m = row0 + 4u * q;
+      As[k * 16u + q] = vec4(loadA(aBase, m, k0 + k), loadA(aBase, m + 1u, k0 + k), loadA(aBase, m + 2u, k0 + k), loadA(aBase, m + 3u, k0 + k));
+      if (TRANS_B) { k = s % BK; q = s / BK; } else { q = s % 16u; k = s / 16u; }
+      let n = col0 + 4u * q;
+      Bs[k * 16u + q] = vec4(loadB(bBase, k0 + k, n), loadB(bBase, k0 + k, n + 1u), loadB(bBase, k0 + k, n + 2u), loadB(bBase, k0 + k, n + 3u));
     }
     workgroupBarrier();
     for (var k = 0u; k < BK; k++) {
-      var ar: array<f32, 4>;
-      var br: array<f32, 4>;
-      for (var i = 0u; i < 4u; i++) { ar[i] = As[k * TILE + lid.y + 16u * i]; }
-      for (var j = 0u; j < 4u; j++) { br[j] = Bs[k * TILE + lid.x + 16u * j]; }
-      for (var i = 0u; i < 4u; i++) {
-        for (var j = 0u; j < 4u; j++) { acc[i][j] = fma(ar[i], br[j], acc[i][j]); }
-      }
+      let av = As[k * 16u + lid.y];
+      let bv = Bs[k * 16u + lid.x];
+      acc[0] = fma(vec4(av.x), bv, acc[0]);
+      acc[1] = fma(vec4(av.y), bv, acc[1]);
+      acc[2] = fma(vec4(av.z), bv, acc[2]);
+      acc[3] = fma(vec4(av.w), bv, acc[3]);
     }
     workgroupBarrier();
   }
 
+  let col = col0 + 4u * lid.x;
+  var bv = vec4(0.0);
+  if (HAS_BIAS) {
+    for (var j = 0u; j < 4u; j++) { if (col + j < N) { bv[j] = bias[col + j]; } }
+  }
   for (var i = 0u; i < 4u; i++) {
-    let r = row0 + lid.y + 16u * i;
-    if (r >= M) { continue; }
+    let r = row0 + 4u * lid.y + i;
+    if (r >= M) { break; }
+    let o = wid.z * params.strideC + r * N + col;
     for (var j = 0u; j < 4u; j++) {
-      let col = col0 + lid.x + 16u * j;
-      if (col >= N) { continue; }
-      var v = acc[i][j];
-      if (HAS_BIAS) { v += bias[col]; }
-      let o = wid.z * params.strideC + r * N + col;
-      if (ACCUMULATE) { v += c[o]; }
-      c[o] = v;
+      if (col + j >= N) { break; }
+      var v = acc[i][j] + bv[j];
+      if (ACCUMULATE) { v += c[o + j]; }
+      c[o + j] = v;
     }
   }
 }
