@@ -1,7 +1,9 @@
 // The `webswe` command: one subcommand per file in this folder, registered here.
 import { Command } from 'commander';
+import { registerBench } from './bench.ts';
 import { registerGpu } from './gpu.ts';
 import { registerServe } from './serve.ts';
+import { registerTasks } from './tasks.ts';
 
 export function buildProgram(): Command {
   const program = new Command('webswe')
@@ -10,7 +12,9 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true });
   registerGpu(program);
+  registerBench(program);
   registerServe(program);
+  registerTasks(program);
   return program;
 }
 
