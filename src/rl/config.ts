@@ -1,0 +1,183 @@
+// The run configuration: one typed object, every field declared once in FIELDS with its default,
+// allowed range and meaning (DAPO.md's names; verl's in brackets). Resolved once:
+// defaults ← preset ← overrides (`--set a.b=v`), validated, frozen. The app renders its form from
+// FIELDS too, so the CLI and the page can never disagree about a default or a range.
+
+export type FieldType = 'int' | 'number' | 'bool' | 'string';
+export interface FieldSpec {
+  path: string;
+  type: FieldType;
+  default: number | boolean | string;
+  doc: string;
+  min?: number;
+  max?: number;
+  choices?: readonly string[];
+}
+
+const f = (path: string, type: FieldType, def: number | boolean | string, doc: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
+  path, type, default: def, doc, ...extra,
+});
+
+export const FIELDS: readonly FieldSpec[] = [
+  f('seed', 'int', 1, 'seed of every random choice in the run (task order, sampling, initialisation)', { min: 0, max: 2 ** 31 - 1 }),
+  f('model.preset', 'string', 'micro', 'model: a from-scratch preset or a pretrained folder/Hub id', {}),
+  f('model.lr', 'number', 3e-3, 'learning rate of behaviour cloning (from-scratch presets)', { min: 0, max: 1 }),
+  f('model.loraRank', 'int', 0, 'LoRA rank for pretrained models (0: full fine-tuning)', { min: 0, max: 256 }),
+  f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
+
+  f('tasks.train', 'string', 'public/tasks/train.jsonl', 'training task file (.jsonl, SWE-bench fields)'),
+  f('tasks.test', 'string', 'public/tasks/test.jsonl', 'held-out task file (shares no library with train)'),
+  f('tasks.maxTrain', 'int', 0, 'use only the N shortest training tasks (0: all); shortest = fewest characters of source', { min: 0, max: 1e6 }),
+  f('tasks.maxTest', 'int', 0, 'evaluate on the N shortest test tasks (0: all)', { min: 0, max: 1e6 }),
+  f('tasks.difficulty', 'string', 'any', 'difficulty tiers used', { choices: ['any', 'easy', 'hard'] }),
+
+  f('agent.maxTurns', 'int', 40, 'T_max: turn limit of an episode (paper: 40 stage 1, 80 stage 2)', { min: 1, max: 400 }),
+  f('agent.contextTokens', 'int', 4096, 'context budget of an episode in tokens; an episode that fills it ends', { min: 64, max: 131072 }),
+  f('agent.observationTokens', 'int', 512, 'observations are truncated to this many tokens, with a marker', { min: 16, max: 32768 }),
+  f('agent.actionTokens', 'int', 256, 'token budget of one assistant turn', { min: 8, max: 32768 }),
+  f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
+  f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
+
+  f('reward.lengthThreshold', 'int', 10, 'L_thr: episodes of at least this many turns are penalised (paper Eq. 4)', { min: 1, max: 400 }),
+  f('reward.lengthPenalty', 'bool', true, 'apply the turn-length penalty (L_thr − |τ|) / (T_max − L_thr)'),
+  f('reward.overlongBuffer', 'bool', false, "DAPO's token overlong shaping [overlong_buffer.enable]"),
+  f('reward.overlongBufferLen', 'int', 512, 'L_cache: the buffer before the token limit [overlong_buffer.len]', { min: 1, max: 131072 }),
+  f('reward.overlongPenaltyFactor', 'number', 1, 'scale of the overlong penalty [overlong_buffer.penalty_factor]', { min: 0, max: 10 }),
+
+  f('bc.episodes', 'int', 400, 'scripted-expert episodes for behaviour cloning (from-scratch presets)', { min: 0, max: 1e6 }),
+  f('bc.epochs', 'int', 4, 'epochs over the expert episodes', { min: 0, max: 1000 }),
+  f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
+
+  f('rft.samplesPerTask', 'int', 4, 'K: episodes per training task for rejection sampling (paper: 10)', { min: 1, max: 100 }),
+  f('rft.lr', 'number', 1e-3, 'RFT learning rate (paper: 5e-6 for 72B; small models want more)', { min: 0, max: 1 }),
+  f('rft.warmupSteps', 'int', 10, 'warm-up steps before the cosine decay to 0', { min: 0, max: 1e6 }),
+  f('rft.epochs', 'int', 1, 'epochs over the kept episodes', { min: 0, max: 100 }),
+  f('rft.batchEpisodes', 'int', 16, 'episodes per optimiser step', { min: 1, max: 4096 }),
+
+  f('dapo.iterations', 'int', 20, 'DAPO stage-1 iterations', { min: 0, max: 1e6 }),
+  f('dapo.tasksPerIteration', 'int', 8, 'tasks sampled per iteration (the training batch, in groups)', { min: 1, max: 4096 }),
+  f('dapo.groupSize', 'int', 8, 'G: episodes per task [rollout.n] (paper: 10, DAPO: 16)', { min: 2, max: 256 }),
+  f('dapo.clipRatioLow', 'number', 0.2, 'ε_low [clip_ratio_low]', { min: 0, max: 1 }),
+  f('dapo.clipRatioHigh', 'number', 0.28, 'ε_high, clip-higher [clip_ratio_high] (paper stage 1: 0.3)', { min: 0, max: 10 }),
+  f('dapo.lr', 'number', 5e-4, 'DAPO learning rate (paper: 1e-6 for 72B full fine-tuning)', { min: 0, max: 1 }),
+  f('dapo.optimizerSteps', 'int', 2, 'optimiser steps per iteration: the batch is split into this many mini-batches (paper: 2-8)', { min: 1, max: 64 }),
+  f('dapo.filterGroups', 'bool', true, 'dynamic sampling: drop groups whose rewards are all equal [filter_groups.enable]'),
+  f('dapo.filterMode', 'string', 'refill', 'refill: sample more groups until the batch is full; shrink: train on what is left', { choices: ['refill', 'shrink'] }),
+  f('dapo.maxGenBatches', 'int', 3, 'refill bound: generation rounds per iteration [filter_groups.max_num_gen_batches]', { min: 1, max: 100 }),
+  f('dapo.advantageEps', 'number', 1e-6, 'δ in Â = (R − mean) / (std + δ)', { min: 0, max: 1 }),
+  f('dapo.stage2Iterations', 'int', 0, 'DAPO stage-2 iterations (longer context, curriculum)', { min: 0, max: 1e6 }),
+  f('dapo.stage2MaxTurns', 'int', 80, 'T_max in stage 2', { min: 1, max: 400 }),
+  f('dapo.stage2ContextTokens', 'int', 8192, 'context budget in stage 2', { min: 64, max: 131072 }),
+  f('dapo.stage2ClipRatioHigh', 'number', 0.26, 'ε_high in stage 2 (paper: 0.26)', { min: 0, max: 10 }),
+  f('dapo.curriculumSolvedFraction', 'number', 2 / 3, 'stage-2 curriculum: drop tasks solved in at least this fraction of attempts so far', { min: 0, max: 1 }),
+
+  f('optim.beta1', 'number', 0.9, 'AdamW β1', { min: 0, max: 1 }),
+  f('optim.beta2', 'number', 0.999, 'AdamW β2', { min: 0, max: 1 }),
+  f('optim.eps', 'number', 1e-8, 'AdamW ε', { min: 0, max: 1 }),
+  f('optim.weightDecay', 'number', 0.1, 'decoupled weight decay', { min: 0, max: 10 }),
+  f('optim.maxGradNorm', 'number', 1.0, 'clip the global gradient norm to this', { min: 0, max: 1e6 }),
+
+  f('eval.samples', 'int', 4, 'K: samples per held-out task; pass@1 = mean ± std over them, pass@K', { min: 1, max: 100 }),
+  f('eval.temperature', 'number', 1.0, 'sampling temperature for evaluation', { min: 0, max: 10 }),
+
+  f('run.checkpointEvery', 'int', 5, 'checkpoint every N DAPO iterations (and at each phase end)', { min: 1, max: 1e6 }),
+  f('run.phases', 'string', 'base,rft,dapo', 'phases to run, in order (subset of base,rft,dapo)'),
+];
+
+export type ConfigValue = number | boolean | string;
+/** Nested, frozen configuration object: config.dapo.groupSize etc. */
+export type RunConfig = { readonly [section: string]: ConfigValue | { readonly [key: string]: ConfigValue } } & Record<string, any>;
+
+const BY_PATH = new Map(FIELDS.map((s) => [s.path, s]));
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse a `--set` string value into the field's type, refusing what does not fit. */
+export function parseValue(spec: FieldSpec, raw: string): ConfigValue {
+  if (spec.type === 'bool') {
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    throw new ConfigError(`${spec.path}: expected true or false, got "${raw}"`);
+  }
+  if (spec.type === 'string') return raw;
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v)) throw new ConfigError(`${spec.path}: expected a number, got "${raw}"`);
+  return v;
+}
+
+export function validateField(spec: FieldSpec, v: unknown): void {
+  const range = spec.min !== undefined ? ` (allowed: ${spec.min} to ${spec.max})` : '';
+  if (spec.type === 'bool' && typeof v !== 'boolean') throw new ConfigError(`${spec.path}: expected true or false, got ${JSON.stringify(v)}`);
+  if (spec.type === 'string') {
+    if (typeof v !== 'string') throw new ConfigError(`${spec.path}: expected a string, got ${JSON.stringify(v)}`);
+    if (spec.choices && !spec.choices.includes(v)) throw new ConfigError(`${spec.path}: "${v}" is not one of ${spec.choices.join(', ')}`);
+  }
+  if (spec.type === 'int' || spec.type === 'number') {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${spec.path}: expected a number${range}, got ${JSON.stringify(v)}`);
+    if (spec.type === 'int' && !Number.isInteger(v)) throw new ConfigError(`${spec.path}: expected an integer${range}, got ${v}`);
+    if ((spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max)) throw new ConfigError(`${spec.path}: ${v} is out of range${range}`);
+  }
+}
+
+/** Flat overrides (path → value) into a frozen nested config; unknown paths are refused. */
+export function resolveConfig(...layers: Record<string, ConfigValue>[]): RunConfig {
+  const flat = new Map<string, ConfigValue>(FIELDS.map((s) => [s.path, s.default]));
+  for (const layer of layers) {
+    for (const [path, v] of Object.entries(layer)) {
+      const spec = BY_PATH.get(path);
+      if (!spec) throw new ConfigError(`unknown config field "${path}" (see --print-config for the fields)`);
+      validateField(spec, v);
+      flat.set(path, v);
+    }
+  }
+  for (const spec of FIELDS) validateField(spec, flat.get(spec.path));
+  crossCheck(flat);
+  const out: Record<string, any> = {};
+  for (const [path, v] of flat) {
+    const parts = path.split('.');
+    let o = out;
+    for (const p of parts.slice(0, -1)) o = o[p] ??= {};
+    o[parts.at(-1)!] = v;
+  }
+  for (const v of Object.values(out)) if (typeof v === 'object') Object.freeze(v);
+  return Object.freeze(out) as RunConfig;
+}
+
+function crossCheck(c: Map<string, ConfigValue>): void {
+  const n = (p: string) => c.get(p) as number;
+  if (n('reward.lengthThreshold') >= n('agent.maxTurns')) {
+    throw new ConfigError(`reward.lengthThreshold (${n('reward.lengthThreshold')}) must be below agent.maxTurns (${n('agent.maxTurns')})`);
+  }
+  const phases = String(c.get('run.phases')).split(',').map((s) => s.trim());
+  for (const p of phases) if (!['base', 'rft', 'dapo'].includes(p)) throw new ConfigError(`run.phases: unknown phase "${p}" (allowed: base, rft, dapo)`);
+  if (n('dapo.optimizerSteps') > n('dapo.tasksPerIteration') * n('dapo.groupSize')) {
+    throw new ConfigError('dapo.optimizerSteps cannot exceed the episodes per iteration (tasksPerIteration × groupSize)');
+  }
+}
+
+/** `key=value` strings (from --set) into a flat override layer. */
+export function parseOverrides(items: string[]): Record<string, ConfigValue> {
+  const out: Record<string, ConfigValue> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`--set expects key=value, got "${item}"`);
+    const path = item.slice(0, eq).trim();
+    const spec = BY_PATH.get(path);
+    if (!spec) throw new ConfigError(`unknown config field "${path}" (see --print-config for the fields)`);
+    out[path] = parseValue(spec, item.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+export function flattenConfig(c: RunConfig): Record<string, ConfigValue> {
+  const out: Record<string, ConfigValue> = {};
+  for (const s of FIELDS) {
+    const parts = s.path.split('.');
+    let o: any = c;
+    for (const p of parts) o = o?.[p];
+    out[s.path] = o;
+  }
+  return out;
+}

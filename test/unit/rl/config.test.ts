@@ -1,0 +1,38 @@
+// Run configuration: defaults, overrides, ranges and the messages a user sees.
+import { describe, expect, it } from 'vitest';
+import { FIELDS, flattenConfig, parseOverrides, resolveConfig } from '../../../src/rl/config.ts';
+
+describe('run config', () => {
+  it('resolves defaults into a frozen nested object', () => {
+    const c = resolveConfig();
+    expect(c.dapo.clipRatioLow).toBe(0.2);
+    expect(c.dapo.clipRatioHigh).toBe(0.28);
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.dapo)).toBe(true);
+    expect(Object.keys(flattenConfig(c))).toHaveLength(FIELDS.length);
+  });
+  it('applies --set overrides with types', () => {
+    const c = resolveConfig(parseOverrides(['dapo.iterations=3', 'dapo.filterGroups=false', 'tasks.train=x.jsonl']));
+    expect(c.dapo.iterations).toBe(3);
+    expect(c.dapo.filterGroups).toBe(false);
+    expect(c.tasks.train).toBe('x.jsonl');
+  });
+  it('refuses bad values with the field and the allowed range', () => {
+    expect(() => resolveConfig(parseOverrides(['dapo.groupSize=1']))).toThrow(/dapo.groupSize: 1 is out of range \(allowed: 2 to 256\)/);
+    expect(() => resolveConfig(parseOverrides(['dapo.groupSize=2.5']))).toThrow(/dapo.groupSize: expected an integer/);
+    expect(() => parseOverrides(['dapo.lr=fast'])).toThrow(/dapo.lr: expected a number, got "fast"/);
+    expect(() => parseOverrides(['dapo.nope=1'])).toThrow(/unknown config field "dapo.nope"/);
+    expect(() => parseOverrides(['dapo.lr'])).toThrow(/--set expects key=value/);
+    expect(() => resolveConfig(parseOverrides(['dapo.filterMode=sometimes']))).toThrow(/not one of refill, shrink/);
+  });
+  it('checks fields against each other', () => {
+    expect(() => resolveConfig({ 'agent.maxTurns': 8 })).toThrow(/lengthThreshold \(10\) must be below agent.maxTurns \(8\)/);
+    expect(() => resolveConfig({ 'run.phases': 'base,ppo' })).toThrow(/unknown phase "ppo"/);
+  });
+  it('documents every field with a default inside its own range', () => {
+    for (const f of FIELDS) {
+      expect(f.doc.length).toBeGreaterThan(10);
+      expect(() => resolveConfig({ [f.path]: f.default })).not.toThrow();
+    }
+  });
+});
