@@ -71,9 +71,9 @@ export const FIELDS: readonly FieldSpec[] = [
   f('dapo.stage2ClipRatioHigh', 'number', 0.26, 'ε_high in stage 2 (paper: 0.26)', { min: 0, max: 10 }),
   f('dapo.curriculumSolvedFraction', 'number', 2 / 3, 'stage-2 curriculum: drop tasks solved in at least this fraction of attempts so far', { min: 0, max: 1 }),
 
-  f('optim.beta1', 'number', 0.9, 'AdamW β1', { min: 0, max: 1 }),
-  f('optim.beta2', 'number', 0.999, 'AdamW β2', { min: 0, max: 1 }),
-  f('optim.eps', 'number', 1e-8, 'AdamW ε', { min: 0, max: 1 }),
+  f('optim.beta1', 'number', 0.9, 'AdamW β1 (first-moment decay)', { min: 0, max: 1 }),
+  f('optim.beta2', 'number', 0.999, 'AdamW β2 (second-moment decay)', { min: 0, max: 1 }),
+  f('optim.eps', 'number', 1e-8, 'AdamW ε (denominator floor)', { min: 0, max: 1 }),
   f('optim.weightDecay', 'number', 0.1, 'decoupled weight decay', { min: 0, max: 10 }),
   f('optim.maxGradNorm', 'number', 1.0, 'clip the global gradient norm to this', { min: 0, max: 1e6 }),
 
