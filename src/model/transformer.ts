@@ -58,11 +58,11 @@ export class Transformer<T extends Tensor> {
     return this.c.tieWordEmbeddings ? this.p('model.embed_tokens.weight') : this.p('lm_head.weight');
   }
 
-  /** x (N, C) → x (N, C) through layer i; returns what the backward needs. */
-  private layerForward(i: number, x: T, positions: T, seg: T, B: number, Tn: number): LayerActs<T> {
+  /** Before attention: norm, q/k/v projections, Qwen3's q/k norms, rotary. x (N, C), positions (N). */
+  qkv(i: number, x: T, positions: T) {
     const { be, c } = this;
     const P = (n: string) => this.p(layerName(i, n));
-    const N = B * Tn, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const N = x.shape[0]!, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
     const { y: h1, rstd: rstd1 } = be.rmsnorm(x, P('input_layernorm.weight'), c.rmsNormEps);
     const proj = (w: string, b: string) => be.matmul(h1, P(w), { transB: true, ...(c.qkvBias ? { bias: P(b) } : {}) });
     const qRaw = proj('self_attn.q_proj.weight', 'self_attn.q_proj.bias');
@@ -76,22 +76,34 @@ export class Transformer<T extends Tensor> {
     }
     const q = be.rope(view(qPre, [N, NH, HS]), positions, c.ropeTheta);
     const k = be.rope(view(kPre, [N, NKV, HS]), positions, c.ropeTheta);
-    const { out, lse } = be.attention(view(q, [B, Tn, NH, HS]), view(k, [B, Tn, NKV, HS]), view(v, [B, Tn, NKV, HS]), seg);
-    const att = view(out, [N, NH * HS]);
+    return { h1, rstd1, qRaw, kRaw, v, q, k, ...(c.qkNorm ? { rstdQ, rstdK, qNormed: qPre, kNormed: kPre } : {}) };
+  }
+
+  /** After attention: output projection + residual, norm, gate/up, SwiGLU. att (N, NH·HS). */
+  attnOut(i: number, att: T, x: T) {
+    const { be, c } = this;
+    const P = (n: string) => this.p(layerName(i, n));
     const xMid = be.matmul(att, P('self_attn.o_proj.weight'), { transB: true });
     be.add(xMid, x, xMid);
     const { y: h2, rstd: rstd2 } = be.rmsnorm(xMid, P('post_attention_layernorm.weight'), c.rmsNormEps);
     const g = be.matmul(h2, P('mlp.gate_proj.weight'), { transB: true });
     const u = be.matmul(h2, P('mlp.up_proj.weight'), { transB: true });
     const s = be.swiglu(g, u);
-    return {
-      x, h1, rstd1, qRaw, kRaw, q, k, v, att, lse, xMid, h2, rstd2, g, u, s,
-      ...(c.qkNorm ? { rstdQ, rstdK, qNormed: qPre, kNormed: kPre } : {}),
-    };
+    return { xMid, h2, rstd2, g, u, s };
+  }
+
+  /** x (N, C) → layer i's activations (what the backward needs), causal attention over segments. */
+  private layerForward(i: number, x: T, positions: T, seg: T, B: number, Tn: number): LayerActs<T> {
+    const { c } = this;
+    const NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim, N = B * Tn;
+    const pre = this.qkv(i, x, positions);
+    const { out, lse } = this.be.attention(view(pre.q, [B, Tn, NH, HS]), view(pre.k, [B, Tn, NKV, HS]), view(pre.v, [B, Tn, NKV, HS]), seg);
+    const att = view(out, [N, NH * HS]);
+    return { x, ...pre, att, lse, ...this.attnOut(i, att, x) };
   }
 
   /** Layer output x (N, C) = xMid + s·Wdᵀ. */
-  private layerOut(i: number, a: LayerActs<T>): T {
+  layerOut(i: number, a: { s: T; xMid: T }): T {
     const out = this.be.matmul(a.s, this.p(layerName(i, 'mlp.down_proj.weight')), { transB: true });
     return this.be.add(out, a.xMid, out);
   }

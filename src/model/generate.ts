@@ -1,0 +1,202 @@
+// Batched generation with a KV cache: B sequences of different lengths, prefill (chunks of new
+// tokens, right-padded to the longest) then one token per step, sampled by the seeded
+// counter-based sampler at temperature 1 (unbiased, for training rollouts) or with eval-only
+// top-k/top-p. Returns the ids and their behaviour log-probs. Multi-turn episodes append
+// observations with another prefill into the same cache.
+//   Cache per layer: k, v (B, S + CH, NKV, HS); len[b] = tokens of sequence b in the cache.
+//   New tokens go in chunks of at most CH (chunked prefill bounds activation memory); chunks are
+//   aligned on each sequence's end, so every sequence's last token is in the final chunk. Rows
+//   with fewer tokens than the chunk are right-padded: the padding lands at positions ≥ len[b]
+//   (beyond the valid length; the CH extra rows keep it inside the cache) and is overwritten later.
+import type { Backend } from '../ops/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { view, type Transformer } from './transformer.ts';
+
+export interface SamplingOptions {
+  seed: number;
+  temperature?: number;
+  /** Evaluation only. */
+  topK?: number;
+  topP?: number;
+  /** Greedy decoding (evaluation only). */
+  greedy?: boolean;
+}
+
+export interface GenerateOptions extends SamplingOptions {
+  /** Token budget per sequence for this call. */
+  maxTokens: number | readonly number[];
+  /** Generation of a sequence stops after it samples one of these ids (kept in the output). */
+  stopIds: readonly number[];
+  /** Optional: stop when this returns true for a sequence's new ids so far (stop strings). */
+  stopWhen?: (b: number, ids: readonly number[]) => boolean;
+  /** Sequences to generate for (default all); the others are left untouched. */
+  active?: readonly boolean[];
+}
+
+export type FinishReason = 'stop' | 'length' | 'context';
+
+export interface Generation {
+  ids: number[];
+  logprobs: number[];
+  finish: FinishReason;
+}
+
+export class KvGenerator<T extends Tensor> {
+  readonly k: T[] = [];
+  readonly v: T[] = [];
+  /** Tokens of each sequence in the cache. */
+  readonly len: number[];
+  /** Per-sequence sampling counters: the Philox counter of the next draw (see SamplingOps). */
+  readonly counters: number[];
+  private readonly be: Backend<T>;
+
+  constructor(
+    readonly model: Transformer<T>,
+    readonly B: number,
+    /** Cache capacity per sequence (tokens). */
+    readonly S: number,
+    /** Prefill chunk (tokens per sequence per forward). */
+    readonly chunk = 128,
+  ) {
+    this.be = model.be;
+    const c = model.c;
+    for (let i = 0; i < c.numLayers; i++) {
+      this.k.push(this.be.zeros([B, S + chunk, c.numKvHeads, c.headDim], 'f32', `kv.k${i}`));
+      this.v.push(this.be.zeros([B, S + chunk, c.numKvHeads, c.headDim], 'f32', `kv.v${i}`));
+    }
+    this.len = new Array(B).fill(0);
+    this.counters = new Array(B).fill(0);
+  }
+
+  /**
+   * Append tokens[b] to sequence b (empty arrays: nothing to append) and return the logits of each
+   * sequence's last token, (B, V) (rows of sequences that appended nothing are meaningless).
+   */
+  append(tokens: readonly (readonly number[])[]): T {
+    const { B, S, chunk } = this;
+    if (tokens.length !== B) throw new Error(`append: expected ${B} sequences, got ${tokens.length}`);
+    for (let b = 0; b < B; b++) {
+      if (this.len[b]! + tokens[b]!.length > S) {
+        throw new Error(`append: sequence ${b} would hold ${this.len[b]! + tokens[b]!.length} tokens; the cache holds ${S} (raise the context budget)`);
+      }
+    }
+    const K = Math.max(1, Math.ceil(Math.max(...tokens.map((t) => t.length)) / chunk));
+    let logits: T | null = null;
+    for (let k = 0; k < K; k++) {
+      // Sequence b's slice of chunk k: its tokens [n − (K−k)·CH, n − (K−k−1)·CH) clipped to [0, n).
+      const slices = tokens.map((t) => t.slice(Math.max(0, t.length - (K - k) * chunk), Math.max(0, t.length - (K - k - 1) * chunk)));
+      if (logits) this.be.free(logits);
+      logits = this.forwardChunk(slices);
+    }
+    return logits!;
+  }
+
+  /** One forward of ≤ CH new tokens per sequence through the cache; logits of each last token. */
+  private forwardChunk(tokens: readonly (readonly number[])[]): T {
+    const { be, model, B } = this;
+    const c = model.c;
+    const TQ = Math.max(1, ...tokens.map((t) => t.length));
+    const N = B * TQ, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const ids = new Int32Array(N), pos = new Int32Array(N), last = new Int32Array(B);
+    for (let b = 0; b < B; b++) {
+      const t = tokens[b]!;
+      for (let i = 0; i < TQ; i++) {
+        ids[b * TQ + i] = i < t.length ? t[i]! : 0;
+        pos[b * TQ + i] = this.len[b]! + i;
+      }
+      last[b] = b * TQ + Math.max(0, t.length - 1);
+    }
+    const idsT = be.fromArray(ids, [N], 'gen.ids'), posT = be.fromArray(pos, [N], 'gen.pos');
+    const start = be.fromArray(Int32Array.from(this.len), [B], 'gen.start');
+    const lenT = be.fromArray(Int32Array.from(this.len, (l) => l + TQ), [B], 'gen.len');
+    let x = be.embedding(idsT, model.p('model.embed_tokens.weight'));
+    for (let i = 0; i < c.numLayers; i++) {
+      const pre = model.qkv(i, x, posT);
+      be.kvWrite(this.k[i]!, view(pre.k, [B, TQ, NKV, HS]), start);
+      be.kvWrite(this.v[i]!, view(pre.v, [B, TQ, NKV, HS]), start);
+      const att = view(be.attentionCached(view(pre.q, [B, TQ, NH, HS]), this.k[i]!, this.v[i]!, lenT), [N, NH * HS]);
+      const post = model.attnOut(i, att, x);
+      const xNext = model.layerOut(i, post);
+      for (const t of [x, att, post.xMid, post.h2, post.rstd2, post.g, post.u, post.s, pre.h1, pre.rstd1, pre.qRaw, pre.kRaw, pre.v, pre.q, pre.k]) be.free(t);
+      if (pre.rstdQ) for (const t of [pre.rstdQ, pre.rstdK!, pre.qNormed!, pre.kNormed!]) be.free(t);
+      x = xNext;
+    }
+    const lastT = be.fromArray(last, [B], 'gen.last');
+    const xl = be.gatherRows(x, lastT);
+    const { y, rstd } = be.rmsnorm(xl, model.p('model.norm.weight'), c.rmsNormEps);
+    const logits = be.matmul(y, model.lmHead, { transB: true });
+    for (const t of [idsT, posT, start, lenT, x, lastT, xl, y, rstd]) be.free(t);
+    for (let b = 0; b < B; b++) this.len[b]! += tokens[b]!.length;
+    return logits;
+  }
+
+  /** Draw one token per row from logits (B, V), advancing each row's counter. */
+  async draw(logits: T, opts: SamplingOptions): Promise<{ ids: Int32Array; logp: Float32Array }> {
+    const { be } = this;
+    let r: { ids: T; logp: T };
+    if (opts.greedy) r = be.argmax(logits);
+    else {
+      const counters = be.fromArray(Int32Array.from(this.counters), [this.B], 'gen.counters');
+      r = be.sample(logits, counters, { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) });
+      be.free(counters);
+      for (let b = 0; b < this.B; b++) this.counters[b]!++;
+    }
+    const ids = (await be.read(r.ids)) as Int32Array;
+    const logp = (await be.read(r.logp)) as Float32Array;
+    be.free(r.ids);
+    be.free(r.logp);
+    return { ids, logp };
+  }
+
+  /**
+   * Generate after `prompt` (tokens appended first, one array per sequence) until each active
+   * sequence stops, exhausts its budget or fills the cache.
+   */
+  async generate(prompt: readonly (readonly number[])[], opts: GenerateOptions): Promise<Generation[]> {
+    const { B, S } = this;
+    const active = opts.active ?? new Array(B).fill(true);
+    const budget = (b: number) => (typeof opts.maxTokens === 'number' ? opts.maxTokens : opts.maxTokens[b]!);
+    const out: Generation[] = Array.from({ length: B }, () => ({ ids: [], logprobs: [], finish: 'length' as FinishReason }));
+    const live = active.map((a, b) => a && budget(b) > 0);
+    let logits = this.append(prompt.map((p, b) => (active[b] ? p : [])));
+    while (live.some(Boolean)) {
+      const { ids, logp } = await this.draw(logits, opts);
+      this.be.free(logits);
+      const next: number[][] = [];
+      for (let b = 0; b < B; b++) {
+        if (!live[b]) {
+          next.push([]);
+          continue;
+        }
+        const g = out[b]!;
+        g.ids.push(ids[b]!);
+        g.logprobs.push(logp[b]!);
+        if (opts.stopIds.includes(ids[b]!) || opts.stopWhen?.(b, g.ids)) {
+          g.finish = 'stop';
+          live[b] = false;
+        } else if (g.ids.length >= budget(b)) {
+          g.finish = 'length';
+          live[b] = false;
+        } else if (this.len[b]! + 1 >= S) {
+          g.finish = 'context';
+          live[b] = false;
+        }
+        // The drawn token enters the cache on the next append (also for stopped rows, so the
+        // cache holds the whole turn: the next observation continues after it).
+        next.push([ids[b]!]);
+      }
+      const anyLive = live.some(Boolean);
+      if (!anyLive) {
+        // Write the final tokens of rows that just stopped so the cache is complete.
+        if (next.some((t) => t.length)) this.be.free(this.append(next));
+        break;
+      }
+      logits = this.append(next);
+    }
+    return out;
+  }
+
+  dispose(): void {
+    for (const t of [...this.k, ...this.v]) this.be.free(t);
+  }
+}
