@@ -128,7 +128,7 @@ export class Transformer<T extends Tensor> {
    * Backward from d(loss)/d(logp) (N) (and optionally d(loss)/d(entropy)) into `grads` (+=, by
    * parameter name, same shapes as params). Frees the forward's activations.
    */
-  backward(st: ForwardState<T>, dlogp: T, grads: Map<string, T>, dentropy?: T): void {
+  backward(st: ForwardState<T>, dlogp: T, grads: ReadonlyMap<string, T>, dentropy?: T): void {
     const { be, c } = this;
     const G = (n: string) => {
       const g = grads.get(n);

@@ -1,0 +1,80 @@
+// Packing episodes into training rows: B rows of T tokens, each episode a segment (positions
+// restart at 0, segment ids keep episodes apart, −1 pads). First-fit decreasing, deterministic.
+// Per position t the row carries what scores token t+1 (the target): its loss mask (action
+// tokens only), its behaviour log-prob and its episode's advantage.
+
+export interface EpisodeTokens {
+  /** Token ids of the whole episode (prompt, actions, observations). */
+  ids: readonly number[];
+  /** 1 where the token is an action token the policy generated (and is trained on). */
+  mask: readonly number[];
+  /** Behaviour log-prob per token (action tokens; anything elsewhere). */
+  logprobs?: readonly number[];
+  /** Advantage of the episode (broadcast to its action tokens). */
+  advantage?: number;
+}
+
+export interface PackedRows {
+  B: number;
+  T: number;
+  ids: Int32Array;
+  targets: Int32Array;
+  positions: Int32Array;
+  seg: Int32Array;
+  /** (N) 1 where the target is a trained action token. */
+  mask: Float32Array;
+  oldLogp: Float32Array;
+  adv: Float32Array;
+  /** (N) index of the episode each position belongs to (−1 padding). */
+  episode: Int32Array;
+  /** Σ mask. */
+  actionTokens: number;
+}
+
+/** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. */
+export function packEpisodes(eps: readonly EpisodeTokens[], T: number): PackedRows {
+  for (const [i, e] of eps.entries()) {
+    if (e.ids.length > T) throw new Error(`episode ${i} has ${e.ids.length} tokens, more than a training row (${T}); raise the row length or lower agent.contextTokens`);
+    if (e.mask.length !== e.ids.length) throw new Error(`episode ${i}: mask length ${e.mask.length} ≠ ids length ${e.ids.length}`);
+  }
+  // First-fit decreasing by length (ties by index, so the packing is deterministic).
+  const order = eps.map((e, i) => i).sort((a, b) => eps[b]!.ids.length - eps[a]!.ids.length || a - b);
+  const rows: { used: number; items: number[] }[] = [];
+  for (const i of order) {
+    const n = eps[i]!.ids.length;
+    let row = rows.find((r) => r.used + n <= T);
+    if (!row) rows.push((row = { used: 0, items: [] }));
+    row.items.push(i);
+    row.used += n;
+  }
+  const B = Math.max(1, rows.length), N = B * T;
+  const out: PackedRows = {
+    B, T,
+    ids: new Int32Array(N), targets: new Int32Array(N), positions: new Int32Array(N), seg: new Int32Array(N).fill(-1),
+    mask: new Float32Array(N), oldLogp: new Float32Array(N), adv: new Float32Array(N), episode: new Int32Array(N).fill(-1), actionTokens: 0,
+  };
+  rows.forEach((r, b) => {
+    let off = b * T;
+    r.items.forEach((i, s) => {
+      const e = eps[i]!;
+      for (let t = 0; t < e.ids.length; t++) {
+        const o = off + t;
+        out.ids[o] = e.ids[t]!;
+        out.positions[o] = t;
+        out.seg[o] = s;
+        out.episode[o] = i;
+        if (t + 1 < e.ids.length) {
+          out.targets[o] = e.ids[t + 1]!;
+          if (e.mask[t + 1]) {
+            out.mask[o] = 1;
+            out.oldLogp[o] = e.logprobs?.[t + 1] ?? 0;
+            out.adv[o] = e.advantage ?? 0;
+            out.actionTokens++;
+          }
+        }
+      }
+      off += e.ids.length;
+    });
+  });
+  return out;
+}

@@ -1,0 +1,85 @@
+// One optimiser step of supervised fine-tuning (behaviour cloning, RFT) or of DAPO on a packed
+// batch: forward, the loss's gradient w.r.t. the target log-probs, explicit backward, AdamW with
+// global-norm clipping. Returns the step's metrics.
+import type { Transformer } from '../model/transformer.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import type { AdamW } from './optimizer.ts';
+import type { PackedRows } from './pack.ts';
+
+export interface StepMetrics {
+  loss: number;
+  gradNorm: number;
+  actionTokens: number;
+  /** Mean entropy of the policy on action tokens. */
+  entropy: number;
+  clipFracLow?: number;
+  clipFracHigh?: number;
+  approxKl?: number;
+  /** Mean |logp − oldLogp| on action tokens (behaviour vs current policy drift). */
+  logpDrift?: number;
+}
+
+function upload<T extends Tensor>(model: Transformer<T>, rows: PackedRows) {
+  const be = model.be, N = rows.B * rows.T;
+  return {
+    batch: {
+      B: rows.B, T: rows.T,
+      ids: be.fromArray(rows.ids, [N], 'batch.ids'),
+      targets: be.fromArray(rows.targets, [N], 'batch.targets'),
+      positions: be.fromArray(rows.positions, [N], 'batch.positions'),
+      seg: be.fromArray(rows.seg, [rows.B, rows.T], 'batch.seg'),
+    },
+  };
+}
+
+function maskedMean(values: ArrayLike<number>, mask: Float32Array): number {
+  let s = 0, n = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i]) (s += values[i]!), n++;
+  return n ? s / n : 0;
+}
+
+/** SFT: loss = −Σ mask·logp / Σ mask (token mean over the action tokens of the batch). */
+export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number): Promise<StepMetrics> {
+  const be = model.be, N = rows.B * rows.T;
+  if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
+  const { batch } = upload(model, rows);
+  const st = model.forward(batch);
+  const logp = await be.read(st.logp);
+  const entropy = await be.read(st.entropy);
+  const loss = -maskedMean(logp, rows.mask);
+  const dlogp = be.fromArray(rows.mask.map((m) => -m / rows.actionTokens), [N], 'sft.dlogp');
+  model.backward(st, dlogp, opt.grads);
+  const gradNorm = await opt.update(lr);
+  for (const t of [dlogp, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
+  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask) };
+}
+
+/** DAPO: the clipped token-level surrogate (dapoLoss), no KL term. `denom`: action tokens in this step's batch. */
+export async function dapoStep<T extends Tensor>(
+  model: Transformer<T>,
+  opt: AdamW<T>,
+  rows: PackedRows,
+  lr: number,
+  clip: { epsLow: number; epsHigh: number },
+): Promise<StepMetrics> {
+  const be = model.be, N = rows.B * rows.T;
+  if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
+  const { batch } = upload(model, rows);
+  const st = model.forward(batch);
+  const old = be.fromArray(rows.oldLogp, [N], 'dapo.old');
+  const adv = be.fromArray(rows.adv, [N], 'dapo.adv');
+  const mask = be.fromArray(rows.mask, [N], 'dapo.mask');
+  const { dlogp, stats } = be.dapoLoss(st.logp, old, adv, mask, { ...clip, denom: rows.actionTokens });
+  const [loss, clipFracLow, clipFracHigh, approxKl] = [...(await be.read(stats))];
+  const logp = await be.read(st.logp);
+  const entropy = await be.read(st.entropy);
+  let drift = 0;
+  for (let i = 0; i < N; i++) if (rows.mask[i]) drift += Math.abs(logp[i]! - rows.oldLogp[i]!);
+  model.backward(st, dlogp, opt.grads);
+  const gradNorm = await opt.update(lr);
+  for (const t of [old, adv, mask, dlogp, stats, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
+  return {
+    loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask),
+    clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens,
+  };
+}
