@@ -1,0 +1,67 @@
+// The from-scratch model presets (DESIGN.md "Models"), in one place. Both are Qwen2-style (q/k/v
+// biases, tied embeddings, ChatML special tokens), the same family as the pretrained Qwen2.5 targets,
+// so one code path serves both. Their tokenizer is our byte-level BPE (bpe.ts) trained on the task
+// world with `tokenizerVocab` entries; the model's vocabSize may be larger (padding rows, as Qwen does).
+import { freezeConfig, type ModelConfig } from './config.ts';
+import { SPECIAL_TOKENS } from './bpe.ts';
+
+export interface ModelPreset {
+  readonly name: 'micro' | 'tiny';
+  readonly description: string;
+  readonly config: ModelConfig;
+  /** Vocabulary the BPE trainer is asked for (specials + 256 bytes + merges); ≤ config.vocabSize. */
+  readonly tokenizerVocab: number;
+}
+
+const ids = { bos: SPECIAL_TOKENS.indexOf('<|endoftext|>'), imEnd: SPECIAL_TOKENS.indexOf('<|im_end|>') };
+
+const common = {
+  modelType: 'qwen2',
+  qkvBias: true,
+  qkNorm: false,
+  tieWordEmbeddings: true, // at this size the embedding is a large share of the parameters
+  rmsNormEps: 1e-6,
+  ropeTheta: 10000,
+  bosTokenId: ids.bos,
+  eosTokenIds: [ids.imEnd, ids.bos], // generation stops at <|im_end|> (or <|endoftext|>)
+} as const;
+
+/** ≈ 0.16 M parameters: learns on a CPU-only machine in minutes. F = 172 ≈ 8/3·C (SwiGLU's usual
+ *  ratio) rounded up to a multiple of 4. */
+export const micro: ModelPreset = Object.freeze({
+  name: 'micro',
+  description: '2 layers, C 64, 4 heads (2 KV), vocab 1024: CPU-only, minutes',
+  tokenizerVocab: 1024,
+  config: freezeConfig({
+    ...common,
+    vocabSize: 1024,
+    hiddenSize: 64,
+    intermediateSize: 172,
+    numLayers: 2,
+    numHeads: 4,
+    numKvHeads: 2,
+    headDim: 16,
+    maxPositionEmbeddings: 2048,
+  }),
+});
+
+/** ≈ 4.9 M parameters: the default in-browser demo on a laptop GPU. F = 688 ≈ 8/3·C rounded up to
+ *  a multiple of 16; HS 64 as in most pretrained models. */
+export const tiny: ModelPreset = Object.freeze({
+  name: 'tiny',
+  description: '6 layers, C 256, 4 heads (2 KV) of 64, vocab 2048: laptop GPU',
+  tokenizerVocab: 2048,
+  config: freezeConfig({
+    ...common,
+    vocabSize: 2048,
+    hiddenSize: 256,
+    intermediateSize: 688,
+    numLayers: 6,
+    numHeads: 4,
+    numKvHeads: 2,
+    headDim: 64,
+    maxPositionEmbeddings: 4096,
+  }),
+});
+
+export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({ micro, tiny });
