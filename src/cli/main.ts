@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerBench } from './bench.ts';
 import { registerGpu } from './gpu.ts';
+import { registerLogprobs } from './logprobs.ts';
 import { registerServe } from './serve.ts';
 import { registerTasks } from './tasks.ts';
 
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: true });
   registerGpu(program);
   registerBench(program);
+  registerLogprobs(program);
   registerServe(program);
   registerTasks(program);
   return program;

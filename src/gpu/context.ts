@@ -65,10 +65,24 @@ export class GpuContext {
 
   // ---- buffers -------------------------------------------------------------------------------
 
-  /** A labelled storage buffer; refuses sizes beyond the device limit before asking the driver. */
-  buffer(label: string, bytes: number, usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST): GPUBuffer {
+  /**
+   * A labelled storage buffer; refuses sizes beyond the device limit before asking the driver.
+   * Reuses a released buffer of the same size and usage when there is one, zero-filled like a new
+   * buffer (unless `zero` is false: the caller overwrites it all). Released buffers join the pool
+   * only once the commands that may read them are submitted (see release), so a queue.writeBuffer
+   * into a reused buffer can never overtake those reads.
+   */
+  buffer(label: string, bytes: number, usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, zero = true): GPUBuffer {
     this.checkAlive();
     const size = Math.max(16, Math.ceil(bytes / 4) * 4);
+    const pooled = this.pool.get(`${size}|${usage}`)?.pop();
+    if (pooled) {
+      this.pooledBytes -= size;
+      this.allocatedBytes += size;
+      pooled.label = label;
+      if (zero && usage & GPUBufferUsage.COPY_DST) this.clear(pooled);
+      return pooled;
+    }
     if (size > this.limits.maxBufferSize) throw new GpuOutOfMemoryError(label, size, this.limits.maxBufferSize);
     if (usage & GPUBufferUsage.STORAGE && size > this.limits.maxStorageBufferBindingSize) {
       throw new GpuOutOfMemoryError(label, size, this.limits.maxStorageBufferBindingSize);
@@ -82,14 +96,44 @@ export class GpuContext {
 
   /** A buffer initialised from a typed array. */
   upload(label: string, data: ArrayBufferView, usage?: number): GPUBuffer {
-    const buf = this.buffer(label, data.byteLength, usage);
+    const buf = this.buffer(label, data.byteLength, usage, false);
     this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
     return buf;
   }
 
+  /** Give a buffer back. It joins the pool at the next submit: recorded commands may still read it. */
   release(buf: GPUBuffer): void {
     this.allocatedBytes -= buf.size;
-    buf.destroy();
+    this.released.push(buf);
+  }
+  private released: GPUBuffer[] = [];
+  private poolReleased(): void {
+    for (const buf of this.released) {
+      const key = `${buf.size}|${buf.usage}`;
+      const list = this.pool.get(key) ?? [];
+      list.push(buf);
+      this.pool.set(key, list);
+      this.pooledBytes += buf.size;
+    }
+    this.released = [];
+  }
+  private readonly pool = new Map<string, GPUBuffer[]>();
+  /** Bytes held in the pool of released buffers. */
+  pooledBytes = 0;
+
+  /** Free the pool's buffers once the GPU has finished everything submitted so far. */
+  async trimPool(): Promise<void> {
+    await this.flush();
+    const all = [...this.pool.values()].flat();
+    this.pool.clear();
+    this.pooledBytes = 0;
+    await this.sync();
+    for (const b of all) b.destroy();
+  }
+
+  /** Record a zero fill of a buffer (or a byte range of it). */
+  clear(buf: GPUBuffer, offset = 0, size?: number): void {
+    this.commandEncoder().clearBuffer(buf, offset, size);
   }
 
   /** Copy `bytes` from a buffer back to the CPU (flushes pending work first). */
@@ -183,6 +227,7 @@ export class GpuContext {
       this.device.pushErrorScope('validation');
       this.device.queue.submit([this.encoder.finish()]);
       this.encoder = null;
+      this.poolReleased();
       this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuValidationError(e.message) : null)));
       const done = this.transient;
       this.transient = [];

@@ -131,9 +131,9 @@ export function parseHfConfig(input: unknown, file = 'config.json'): ModelConfig
     const e = optId('eos_token_id');
     if (e !== undefined) eosTokenIds = [e];
   }
-  for (const [k, id] of [['bos_token_id', bosTokenId], ...(eosTokenIds ?? []).map((e) => ['eos_token_id', e] as const)] as const) {
-    if (id !== undefined && id >= vocabSize) fail(`${k} ${id} is outside the vocabulary (vocab_size ${vocabSize})`);
-  }
+  const outside = (k: string, id: number | undefined) => id !== undefined && id >= vocabSize && fail(`${k} ${id} is outside the vocabulary (vocab_size ${vocabSize})`);
+  outside('bos_token_id', bosTokenId);
+  for (const e of eosTokenIds ?? []) outside('eos_token_id', e);
 
   return freezeConfig({
     modelType: type,
@@ -147,7 +147,7 @@ export function parseHfConfig(input: unknown, file = 'config.json'): ModelConfig
     ropeTheta,
     rmsNormEps,
     tieWordEmbeddings: bool('tie_word_embeddings', false),
-    qkvBias: type === 'qwen2' ? true : false,
+    qkvBias: type === 'qwen2',
     qkNorm: type === 'qwen3',
     maxPositionEmbeddings: int('max_position_embeddings', DEFAULT_MAX_POS[type]),
     ...(bosTokenId !== undefined ? { bosTokenId } : {}),

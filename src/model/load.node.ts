@@ -85,7 +85,15 @@ export async function loadModelDir(dir: string): Promise<LoadedModelDir> {
     const opt = async (n: string) => ((await exists(join(dir, n))) ? readJson(join(dir, n), n) : undefined);
     const tokenizerJson = await opt('tokenizer.json');
     const tokenizerConfig = await opt('tokenizer_config.json');
-    return { config, weights, ...(tokenizerJson ? { tokenizerJson } : {}), ...(tokenizerConfig ? { tokenizerConfig } : {}), close: closeAll };
+    const chatTemplate = (await exists(join(dir, 'chat_template.jinja'))) ? await readFile(join(dir, 'chat_template.jinja'), 'utf8') : undefined;
+    return {
+      config,
+      weights,
+      ...(tokenizerJson ? { tokenizerJson } : {}),
+      ...(tokenizerConfig ? { tokenizerConfig } : {}),
+      ...(chatTemplate !== undefined ? { chatTemplate } : {}),
+      close: closeAll,
+    };
   } catch (e) {
     await closeAll();
     throw e;

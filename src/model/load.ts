@@ -5,7 +5,7 @@ import { parseHfConfig, type ModelConfig } from './config.ts';
 import { utf8Decode } from './dtypes.ts';
 import { ModelFileError } from './errors.ts';
 import { blobSource, bufferSource, headerLength, parseHeader, SafetensorsFile, type BlobLike, type ByteSource } from './safetensors.ts';
-import { WeightSet } from './weights.ts';
+import { validateAgainstConfig, WeightSet } from './weights.ts';
 
 export interface LoadedModel {
   readonly config: ModelConfig;
@@ -13,6 +13,8 @@ export interface LoadedModel {
   /** Parsed tokenizer.json / tokenizer_config.json when the folder has them. */
   readonly tokenizerJson?: object;
   readonly tokenizerConfig?: object;
+  /** chat_template.jinja, where the folder keeps the template outside tokenizer_config.json. */
+  readonly chatTemplate?: string;
 }
 
 export interface Progress {
@@ -99,14 +101,16 @@ async function download(url: string, file: string, opts: UrlOptions, check?: (go
   return buf.subarray(0, loaded);
 }
 
-/** Checks a safetensors header while it streams in (needs Content-Length to check offsets). */
-function earlyHeaderCheck(file: string) {
+/** Checks a safetensors header while it streams in (needs Content-Length to check offsets), and
+ *  against the config when the file holds the whole model, so a wrong file stops the download. */
+function earlyHeaderCheck(file: string, config?: ModelConfig) {
   let done = false;
   return (got: Uint8Array, total?: number) => {
     if (done || total === undefined || got.byteLength < 8) return;
     const n = headerLength(got.subarray(0, 8), total, file);
     if (got.byteLength < 8 + n) return;
-    parseHeader(got.subarray(8, 8 + n), total, file, true);
+    const header = parseHeader(got.subarray(8, 8 + n), total, file, true);
+    if (config) validateAgainstConfig(header.tensors, config, file);
     done = true;
   };
 }
@@ -130,6 +134,26 @@ export function shardNames(index: object, file = 'model.safetensors.index.json')
   return names;
 }
 
+type TokenizerFiles = Pick<LoadedModel, 'tokenizerJson' | 'tokenizerConfig' | 'chatTemplate'>;
+
+/** tokenizer.json, tokenizer_config.json and chat_template.jinja where the folder has them. */
+async function tokenizerFilesFromUrl(base: string, opts: UrlOptions): Promise<TokenizerFiles> {
+  const get = (f: string) => download(base + f, f, opts);
+  const [tj, tc, jinja] = await Promise.all([get('tokenizer.json'), get('tokenizer_config.json'), get('chat_template.jinja')]);
+  return {
+    ...(tj ? { tokenizerJson: decodeJson(tj, 'tokenizer.json') } : {}),
+    ...(tc ? { tokenizerConfig: decodeJson(tc, 'tokenizer_config.json') } : {}),
+    ...(jinja ? { chatTemplate: utf8Decode(jinja) } : {}),
+  };
+}
+
+/** Tokenizer files alone from a URL folder or Hub id (build with Tokenizer.fromJson). */
+export async function loadTokenizerFilesFromUrl(source: string, opts: UrlOptions = {}): Promise<TokenizerFiles & { tokenizerJson: object }> {
+  const files = await tokenizerFilesFromUrl(folderUrl(source, opts.revision), opts);
+  if (!files.tokenizerJson) throw new ModelFileError('tokenizer.json', `not found at ${folderUrl(source, opts.revision)}`);
+  return { ...files, tokenizerJson: files.tokenizerJson };
+}
+
 /** Loads config, weights (single file or shards) and tokenizer files from a URL folder or Hub id. */
 export async function loadModelFromUrl(source: string, opts: UrlOptions = {}): Promise<LoadedModel> {
   const base = folderUrl(source, opts.revision);
@@ -143,7 +167,7 @@ export async function loadModelFromUrl(source: string, opts: UrlOptions = {}): P
   };
   const config = parseHfConfig(await json('config.json', true));
   const st = async (file: string) => {
-    const bytes = await download(base + file, file, opts, earlyHeaderCheck(file));
+    const bytes = await download(base + file, file, opts, earlyHeaderCheck(file, file === 'model.safetensors' ? config : undefined));
     return bytes && SafetensorsFile.open(bufferSource(bytes, file));
   };
   let files: SafetensorsFile[];
@@ -160,9 +184,7 @@ export async function loadModelFromUrl(source: string, opts: UrlOptions = {}): P
     }
   }
   const weights = new WeightSet(files).validate(config);
-  const tokenizerJson = await json('tokenizer.json', false);
-  const tokenizerConfig = await json('tokenizer_config.json', false);
-  return { config, weights, ...(tokenizerJson ? { tokenizerJson } : {}), ...(tokenizerConfig ? { tokenizerConfig } : {}) };
+  return { config, weights, ...(await tokenizerFilesFromUrl(base, opts)) };
 }
 
 export type NamedBlob = BlobLike & { readonly name: string };
@@ -195,5 +217,7 @@ export async function loadModelFromFiles(picked: readonly NamedBlob[]): Promise<
   const weights = new WeightSet(files).validate(config);
   const tokenizerJson = await json('tokenizer.json');
   const tokenizerConfig = await json('tokenizer_config.json');
-  return { config, weights, ...(tokenizerJson ? { tokenizerJson } : {}), ...(tokenizerConfig ? { tokenizerConfig } : {}) };
+  const jinja = byName.get('chat_template.jinja');
+  const chatTemplate = jinja && utf8Decode(await bytesOf(jinja));
+  return { config, weights, ...(tokenizerJson ? { tokenizerJson } : {}), ...(tokenizerConfig ? { tokenizerConfig } : {}), ...(chatTemplate ? { chatTemplate } : {}) };
 }

@@ -130,7 +130,7 @@ export function checkFit(c: ModelConfig, o: PlanOptions, budget: Budget): Fit {
   const plan = planMemory(c, o);
   const f = formatBytes;
   if (budget.maxBufferSize !== undefined && plan.largestBuffer.bytes > budget.maxBufferSize) {
-    const what = /logits/.test(plan.largestBuffer.name) ? 'lower logitsChunk' : /KV|activations/.test(plan.largestBuffer.name) ? 'lower batch or context' : 'the tensor must be split across buffers';
+    const what = /logits/.test(plan.largestBuffer.name) ? 'lower logitsChunk' : /KV|activations/.test(plan.largestBuffer.name) ? 'lower batch or context' : 'ops do not split a weight across buffers yet: use a smaller model or an adapter with a larger maxBufferSize';
     return { ok: false, plan, message: `the largest buffer, ${plan.largestBuffer.name}, needs ${f(plan.largestBuffer.bytes)} but the adapter allows ${f(budget.maxBufferSize)} per buffer (maxBufferSize): ${what}` };
   }
   const mem = budget.memoryBytes;

@@ -113,6 +113,9 @@ export interface HfFolderInput {
   /** tokenizer.json and tokenizer_config.json contents, copied as they are. */
   readonly tokenizerJson?: string | object;
   readonly tokenizerConfig?: string | object;
+  /** A chat template kept apart (chat_template.jinja): written into tokenizer_config.json's
+   *  chat_template, which every transformers version reads. */
+  readonly chatTemplate?: string;
 }
 
 /** The files of a Hugging Face model folder, by name, ready to write or zip. */
@@ -141,6 +144,8 @@ export function hfFolderFiles(input: HfFolderInput): Map<string, Uint8Array> {
   if (Object.keys(gen).length) files.set('generation_config.json', json(gen));
   files.set('model.safetensors', writeSafetensors(named, { dtype }));
   if (input.tokenizerJson !== undefined) files.set('tokenizer.json', json(input.tokenizerJson));
-  if (input.tokenizerConfig !== undefined) files.set('tokenizer_config.json', json(input.tokenizerConfig));
+  let tc = input.tokenizerConfig;
+  if (input.chatTemplate !== undefined) tc = { ...(typeof tc === 'string' ? (JSON.parse(tc) as object) : tc), chat_template: input.chatTemplate };
+  if (tc !== undefined) files.set('tokenizer_config.json', json(tc));
   return files;
 }

@@ -1,11 +1,27 @@
 // CPU backend: the reference implementations behind the Backend interface. Correctness oracle,
 // and the fallback where no WebGPU adapter exists.
-import type { BackendCore, MatmulOps } from './backend.ts';
+import type { BackendCore, LayerOps, MatmulOps } from './backend.ts';
 import { matmul } from './reference/matmul.ts';
+import type { LossOps, OptimOps, SamplingOps } from './backend.ts';
+import type { AttentionOps } from './backend.ts';
+import { attention, attentionBackward } from './reference/attention.ts';
+import { attentionCached, kvWrite } from './reference/attention_cached.ts';
+import { adamw } from './reference/adamw.ts';
+import { dapoLoss } from './reference/dapo_loss.ts';
+import { globalNorm } from './reference/grad_norm.ts';
+import { logprobs, logprobsBackward } from './reference/logprobs.ts';
+import { argmax, sample } from './reference/sample.ts';
+import { colSum } from './reference/col_sum.ts';
+import { add, scale } from './reference/elementwise.ts';
+import { embedding, embeddingBackward } from './reference/embedding.ts';
+import { gatherRows } from './reference/gather_rows.ts';
+import { rmsnorm, rmsnormBackward } from './reference/rmsnorm.ts';
+import { rope } from './reference/rope.ts';
+import { swiglu, swigluBackward } from './reference/swiglu.ts';
 import { allocate, dtypeOf, numel, type CpuTensor, type DType, type TypedArray } from './tensor.ts';
 
 // Implements each op group of backend.ts as it lands; becomes `implements Backend<CpuTensor>` when all have.
-export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor> {
+export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor>, LayerOps<CpuTensor>, LossOps<CpuTensor>, OptimOps<CpuTensor>, SamplingOps<CpuTensor>, AttentionOps<CpuTensor> {
   readonly kind = 'cpu' as const;
 
   fromArray(data: TypedArray, shape: readonly number[], label = 'tensor'): CpuTensor {
@@ -22,4 +38,29 @@ export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor> 
   async sync(): Promise<void> {}
 
   matmul = matmul;
+
+  embedding = embedding;
+  embeddingBackward = embeddingBackward;
+  rmsnorm = rmsnorm;
+  rmsnormBackward = rmsnormBackward;
+  rope = rope;
+  swiglu = swiglu;
+  swigluBackward = swigluBackward;
+  add = add;
+  scale = scale;
+  colSum = colSum;
+  gatherRows = gatherRows;
+
+  logprobs = logprobs;
+  logprobsBackward = logprobsBackward;
+  dapoLoss = dapoLoss;
+  globalNorm = globalNorm;
+  adamw = adamw;
+  sample = sample;
+  argmax = argmax;
+
+  attention = attention;
+  attentionBackward = attentionBackward;
+  kvWrite = kvWrite;
+  attentionCached = attentionCached;
 }

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ModelFileError } from '../../../src/model/errors.ts';
-import { folderUrl, loadModelFromFiles, loadModelFromUrl, type FetchLike, type Progress } from '../../../src/model/load.ts';
+import { trainBpe } from '../../../src/model/bpe.ts';
+import { folderUrl, loadModelFromFiles, loadModelFromUrl, loadTokenizerFilesFromUrl, type FetchLike, type Progress } from '../../../src/model/load.ts';
+import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { loadModelDir, saveModelDir } from '../../../src/model/load.node.ts';
 import { inspectModelDir } from '../../../src/model/inspect.node.ts';
 import { writeSafetensors } from '../../../src/model/safetensors.ts';
-import { expectedTensors } from '../../../src/model/weights.ts';
+import { expectedTensors, hfFolderFiles } from '../../../src/model/weights.ts';
 
 const MODELS = fileURLToPath(new URL('../../fixtures/models/', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('../../fixtures/torch/hf_models.py', import.meta.url));
@@ -32,8 +34,9 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   throw new Error('expected a refusal');
 }
 
-/** A fetch over in-memory files that streams in 4 KiB chunks; `lie` announces more bytes than sent. */
-function fakeFetch(files: Record<string, Uint8Array>, opts: { lie?: string; noLength?: boolean } = {}): FetchLike {
+/** A fetch over in-memory files that streams in 4 KiB chunks; `lie` announces 1000 bytes more than
+ *  it sends for that file; `reads` counts the chunks read per file. */
+function fakeFetch(files: Record<string, Uint8Array>, opts: { lie?: string; noLength?: boolean; reads?: Record<string, number> } = {}): FetchLike {
   return async (url) => {
     const name = url.split('/').pop()!;
     const body = files[name];
@@ -47,7 +50,10 @@ function fakeFetch(files: Record<string, Uint8Array>, opts: { lie?: string; noLe
       headers: { get: (h: string) => (h.toLowerCase() === 'content-length' && !opts.noLength ? String(len) : null) },
       body: {
         getReader: () => ({
-          read: async () => (at >= body.length ? { done: true } : { done: false, value: body.subarray(at, (at += 4096)) }),
+          read: async () => {
+            if (opts.reads) opts.reads[name] = (opts.reads[name] ?? 0) + 1;
+            return at >= body.length ? { done: true } : { done: false, value: body.subarray(at, (at += 4096)) };
+          },
           cancel: async () => undefined,
         }),
       },
@@ -142,24 +148,37 @@ describe('from a URL and from picked files', () => {
     );
     const files = folder('llama');
     const cut = files['model.safetensors']!.subarray(0, 40_000);
-    let chunks = 0;
-    const counting: FetchLike = async (u) => {
-      const r = await fakeFetch({ ...files, 'model.safetensors': cut }, { lie: 'model.safetensors' })(u);
-      const body = r.body;
-      if (!body || !u.endsWith('model.safetensors')) return r;
-      return { ...r, body: { getReader: () => { const rd = body.getReader(); return { read: () => (chunks++, rd.read()), cancel: rd.cancel }; } } };
-    };
+    let reads: Record<string, number> = {};
     // The header promises more than Content-Length: refused after the first chunk, not at the end.
-    const msg = await refusal(loadModelFromUrl('https://x.org/m', { fetch: counting }));
+    const msg = await refusal(loadModelFromUrl('https://x.org/m', { fetch: fakeFetch({ ...files, 'model.safetensors': cut }, { lie: 'model.safetensors', reads }) }));
     expect(msg).toMatch(/^model\.safetensors: header says tensor \S+ ends at byte \d+ but the file has 41000 bytes/);
-    expect(chunks).toBe(1);
+    expect(reads['model.safetensors']).toBe(1);
     expect(await refusal(loadModelFromUrl('https://x.org/m', { fetch: fakeFetch({}) }))).toMatch(/^config\.json: not found at https:\/\/x\.org\/m\//);
+    // A config for another model: refused from the header, after the first chunk.
+    reads = {};
+    const wrong = { ...files, 'config.json': folder('qwen3')['config.json']! };
+    expect(await refusal(loadModelFromUrl('https://x.org/m', { fetch: fakeFetch(wrong, { reads }) }))).toMatch(/^model\.safetensors: tensor \S+ (is missing|has shape)/);
+    expect(reads['model.safetensors']).toBe(1);
+  });
+
+  it('loads tokenizer files alone, preferring chat_template.jinja', async () => {
+    const bpe = trainBpe(['hello world, hello tokens'], { vocabSize: 270 });
+    const enc = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
+    const served = { 'tokenizer.json': enc(bpe.tokenizerJson), 'tokenizer_config.json': enc(bpe.tokenizerConfig), 'chat_template.jinja': enc('[{{ messages[0].content }}]') };
+    const files = await loadTokenizerFilesFromUrl('someone/tiny', { fetch: fakeFetch(served) });
+    const tok = Tokenizer.fromJson(files.tokenizerJson, files.tokenizerConfig, files.chatTemplate);
+    expect(tok.applyChatTemplate([{ role: 'user', content: 'hi' }])).toBe('[hi]');
+    expect(tok.decode(tok.encode('hello world'))).toBe('hello world');
+    expect(await refusal(loadTokenizerFilesFromUrl('someone/none', { fetch: fakeFetch({}) }))).toMatch(/^tokenizer\.json: not found at https:\/\/huggingface\.co\/someone\/none\/resolve\/main\//);
   });
 
   it('loads picked File objects', async () => {
     const files = Object.entries(folder('qwen2')).map(([name, bytes]) => new File([bytes], name));
-    const m = await loadModelFromFiles(files);
+    const m = await loadModelFromFiles([...files, new File(['{{ 1 }}'], 'chat_template.jinja')]);
     expect(m.config.modelType).toBe('qwen2');
+    expect(m.chatTemplate).toBe('{{ 1 }}');
+    const written = hfFolderFiles({ config: m.config, tensors: await m.weights.readModel(m.config), tokenizerConfig: { eos_token: 'x' }, chatTemplate: m.chatTemplate });
+    expect(JSON.parse(new TextDecoder().decode(written.get('tokenizer_config.json')))).toEqual({ eos_token: 'x', chat_template: '{{ 1 }}' });
     expect((await m.weights.read('model.norm.weight')).length).toBe(32);
     expect(await refusal(loadModelFromFiles(files.filter((f) => f.name !== 'config.json')))).toMatch(/config\.json: was not among the chosen files/);
   });
@@ -168,8 +187,8 @@ describe('from a URL and from picked files', () => {
 const python = '/usr/bin/python3';
 const torchMissing = !existsSync(python) || spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' }).status !== 0;
 describe('Python reads our checkpoints', () => {
-  if (torchMissing) console.log('skipped: Python cross-check needs Debian\'s python3-torch (/usr/bin/python3 with torch)');
-  it.skipIf(torchMissing)('hf_models.py --check gets the reference logits from folders webswe wrote (F32 and BF16)', async () => {
+  it('hf_models.py --check gets the reference logits from folders webswe wrote (F32 and BF16)', async (ctx) => {
+    if (torchMissing) return ctx.skip("the Python cross-check needs Debian's python3-torch (/usr/bin/python3 with torch)");
     for (const [name, dtype] of [['llama', 'F32'], ['qwen2', 'F32'], ['qwen3', 'F32'], ['qwen2', 'BF16']] as const) {
       const m = await loadModelDir(join(MODELS, name));
       await saveModelDir(join(tmp, `${name}-${dtype.toLowerCase()}`), { config: m.config, tensors: await m.weights.readModel(m.config), dtype });

@@ -1,0 +1,72 @@
+// argmax: ids[b] = the first v with logits[b, v] = max_v logits[b, :];
+//   logp[b] = logits[b, ids[b]] − lse[b] = −log Σ_v exp(logits[b, v] − max) (temperature 1).
+// Bindings (group 0):
+//   0 logits  storage read        f32  (B, V)
+//   1 ids     storage read_write  i32  (B)
+//   2 logp    storage read_write  f32  (B)
+//   3 params  uniform            Params
+// Work: one workgroup of 256 invocations per row; invocation i scans columns i, i + 256, … keeping the
+//   first maximum, then a fixed tree on (value, index) (ties: the smaller index); a second pass sums
+//   exp(x − max) the same way. 2 KiB of workgroup memory.
+// Dispatch (min(B, 65535), ceil(B / 65535)): row = wid.y · num_workgroups.x + wid.x.
+// Writes `=`. Limits: V < 2^31; finite logits.
+
+struct Params {
+  B: u32,
+  V: u32,
+}
+
+@group(0) @binding(0) var<storage, read> logits: array<f32>;
+@group(0) @binding(1) var<storage, read_write> ids: array<i32>;
+@group(0) @binding(2) var<storage, read_write> logp: array<f32>;
+@group(0) @binding(3) var<uniform> params: Params;
+
+const WG: u32 = 256u;
+
+var<workgroup> val: array<f32, 256>;
+var<workgroup> idx: array<u32, 256>;
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let row = wid.y * nwg.x + wid.x;
+  if (row >= params.B) { return; }
+  let V = params.V;
+  let base = row * V;
+
+  var best = -3.0e38;
+  var bi = 0xffffffffu;  // no column yet (V < 256): loses every tie
+  for (var j = li; j < V; j += WG) {
+    let x = logits[base + j];
+    if (x > best || bi == 0xffffffffu) { best = x; bi = j; }
+  }
+  val[li] = best;
+  idx[li] = bi;
+  workgroupBarrier();
+  for (var k = WG / 2u; k > 0u; k >>= 1u) {
+    if (li < k) {
+      let v2 = val[li + k];
+      let i2 = idx[li + k];
+      if (i2 != 0xffffffffu && (v2 > val[li] || (v2 == val[li] && i2 < idx[li]) || idx[li] == 0xffffffffu)) {
+        val[li] = v2;
+        idx[li] = i2;
+      }
+    }
+    workgroupBarrier();
+  }
+  let m = val[0];
+  let id = idx[0];
+  workgroupBarrier();
+
+  var s = 0.0;
+  for (var j = li; j < V; j += WG) { s += exp(logits[base + j] - m); }
+  val[li] = s;
+  workgroupBarrier();
+  for (var k = WG / 2u; k > 0u; k >>= 1u) {
+    if (li < k) { val[li] += val[li + k]; }
+    workgroupBarrier();
+  }
+  if (li == 0u) {
+    ids[row] = i32(id);
+    logp[row] = -log(val[0]);
+  }
+}

@@ -1,0 +1,23 @@
+// Backend choice for CLI commands: `--backend auto|webgpu|cpu`. auto takes WebGPU when Dawn offers
+// an adapter (a real GPU, or SwiftShader on CPU-only machines) and the CPU references otherwise.
+import { nodeContext, probeNodeAdapter } from '../gpu/adapter.node.ts';
+import type { Backend } from '../ops/backend.ts';
+import { CpuBackend } from '../ops/cpu.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { WebGpuBackend } from '../ops/webgpu.ts';
+import { UserError } from './output.ts';
+
+export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
+
+export async function openBackend(choice: string): Promise<{ be: Backend<Tensor>; name: string }> {
+  if (!['auto', 'webgpu', 'cpu'].includes(choice)) throw new UserError(`--backend must be auto, webgpu or cpu, got "${choice}"`);
+  if (choice === 'cpu') return { be: new CpuBackend() as Backend<Tensor>, name: 'cpu' };
+  const probe = await probeNodeAdapter();
+  if (!probe.adapter) {
+    if (choice === 'webgpu') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
+    process.stderr.write(`webswe: no WebGPU adapter (${probe.reason}); using the CPU backend\n`);
+    return { be: new CpuBackend() as Backend<Tensor>, name: 'cpu' };
+  }
+  const ctx = await nodeContext();
+  return { be: new WebGpuBackend(ctx) as unknown as Backend<Tensor>, name: `webgpu (${ctx.adapter.vendor} ${ctx.adapter.architecture})` };
+}

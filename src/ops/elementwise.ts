@@ -1,0 +1,63 @@
+// WebGPU dispatchers of add and scale (kernels/elementwise.wgsl, the op chosen by override OP).
+// `out` may alias an input: then the kernel reads that input through `out` (IN_PLACE), since
+// WebGPU forbids binding one buffer read-only and writable in the same dispatch.
+import type { GpuContext } from '../gpu/context.ts';
+import { defineKernel } from '../gpu/kernel.ts';
+import { grid, newTensor } from './layers.gpu.ts';
+import { sameShape } from './layers.shape.ts';
+import { expectDtype, expectShape, type GpuTensor } from './tensor.ts';
+
+export const ELEMENTWISE = defineKernel({
+  file: 'elementwise.wgsl',
+  entry: 'main',
+  bindings: [
+    { name: 'a', access: 'read' },
+    { name: 'b', access: 'read' },
+    { name: 'out', access: 'read_write' },
+    { name: 'params', access: 'uniform' },
+  ],
+  params: { n: 'u32', s: 'f32' },
+  overrides: { OP: 'u32', IN_PLACE: 'bool' },
+  workgroupSize: [256, 1, 1],
+});
+
+const OP_ADD = 0;
+const OP_SCALE = 1;
+
+function target(ctx: GpuContext, op: string, like: GpuTensor, out?: GpuTensor): GpuTensor {
+  if (!out) return newTensor(ctx, `${op}.out`, like.shape);
+  expectDtype(op, 'out', out, 'f32');
+  expectShape(op, 'out', out.shape, like.shape);
+  return out;
+}
+
+function run(ctx: GpuContext, op: number, a: GPUBuffer | null, b: GPUBuffer, out: GPUBuffer, n: number, s: number, placeholder: GPUBuffer): void {
+  ctx.dispatch(ELEMENTWISE, {
+    buffers: { a: a ?? placeholder, b, out },
+    params: { n, s },
+    constants: { OP: op, IN_PLACE: a === null },
+    workgroups: grid(Math.ceil(n / 256)),
+    label: op === OP_ADD ? 'add' : 'scale',
+  });
+}
+
+/** a · s elementwise; into `out` when given (may alias a). */
+export function scale(ctx: GpuContext, a: GpuTensor, s: number, out: GpuTensor | undefined, placeholder: GPUBuffer): GpuTensor {
+  const n = sameShape('scale', { a });
+  if (!Number.isFinite(s)) throw new Error(`scale: s must be finite, got ${s}`);
+  const o = target(ctx, 'scale', a, out);
+  run(ctx, OP_SCALE, o.buffer === a.buffer ? null : a.buffer, placeholder, o.buffer, n, s, placeholder);
+  return o;
+}
+
+/** a + b, same shape; into `out` when given (may alias a, or b, or both). */
+export function add(ctx: GpuContext, a: GpuTensor, b: GpuTensor, out: GpuTensor | undefined, placeholder: GPUBuffer): GpuTensor {
+  const n = sameShape('add', { a, b });
+  const o = target(ctx, 'add', a, out);
+  const aliasA = o.buffer === a.buffer, aliasB = o.buffer === b.buffer;
+  if (aliasA && aliasB) run(ctx, OP_SCALE, null, placeholder, o.buffer, n, 2, placeholder); // x + x = 2x exactly
+  else if (aliasA) run(ctx, OP_ADD, null, b.buffer, o.buffer, n, 0, placeholder);
+  else if (aliasB) run(ctx, OP_ADD, null, a.buffer, o.buffer, n, 0, placeholder); // b + a = a + b exactly
+  else run(ctx, OP_ADD, a.buffer, b.buffer, o.buffer, n, 0, placeholder);
+  return o;
+}

@@ -1,0 +1,46 @@
+// The sandboxes by name, for commands that take `--sandbox NAME`. Node has the `node` sandbox; the
+// worker and WebContainer sandboxes run in a browser page and register there (or here, once a Node
+// host for them exists) through registerSandbox.
+import { createNodeSandbox } from './node.node.ts';
+import type { SandboxFactory } from './types.ts';
+
+export interface SandboxEntry {
+  description: string;
+  /** Absent where this kind cannot run in the current process; `unavailable` then says why. */
+  create?: SandboxFactory;
+  unavailable?: string;
+}
+
+const registry = new Map<string, SandboxEntry>([
+  ['node', { description: 'a confined `node` process per run, in a temporary folder per episode', create: createNodeSandbox }],
+  [
+    'worker',
+    {
+      description: 'the in-browser Web Worker sandbox (offline)',
+      unavailable: 'the worker sandbox runs in a browser page (the browser test tier drives it); under Node use --sandbox node',
+    },
+  ],
+  [
+    'webcontainer',
+    {
+      description: 'StackBlitz WebContainers in a browser page (online)',
+      unavailable: 'WebContainers run only in a cross-origin-isolated browser page with access to stackblitz.com; under Node use --sandbox node',
+    },
+  ],
+]);
+
+export function registerSandbox(name: string, entry: SandboxEntry): void {
+  registry.set(name, entry);
+}
+
+export function sandboxNames(): string[] {
+  return [...registry.keys()];
+}
+
+/** The factory for `name`, or an Error whose message says why it cannot run here. */
+export function sandboxFactory(name: string): SandboxFactory {
+  const entry = registry.get(name);
+  if (!entry) throw new Error(`unknown sandbox "${name}"; choose one of: ${sandboxNames().join(', ')}`);
+  if (!entry.create) throw new Error(`--sandbox ${name} is not available here: ${entry.unavailable ?? 'no implementation registered'}`);
+  return entry.create;
+}

@@ -1,0 +1,161 @@
+// One confined `node` process for the node sandbox: Node's permission model (reads and writes only
+// inside the repo, no child processes or workers), a heap cap, a stripped environment, a time limit
+// that kills the whole process group, an output cap, and per-test results from node-reporter.mjs
+// (the process's own output, then the report formatted from those results, as every sandbox does).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
+
+/** The reporter module; the confined process is allowed to read this one file outside the repo. */
+export const REPORTER_PATH = fileURLToPath(new URL('./node-reporter.mjs', import.meta.url));
+
+export interface NodeRunSpec {
+  /** The repo folder (a real path): the process's cwd and the only place it may read or write. */
+  root: string;
+  /** Node arguments after the sandbox's own flags: [script, ...args] or ['-e', code]. */
+  args: readonly string[];
+  timeoutMs: number;
+  /** The limit to name when it is hit (a multi-file run gives each file what is left of its limit). */
+  limitMs?: number;
+  outputLimit: number;
+  memoryMb: number;
+  /** The repo-relative file the tests come from, recorded on each TestResult. */
+  file?: string;
+}
+
+/** The whole environment the process sees: nothing inherited (no tokens, no NODE_OPTIONS, no PATH). */
+export function sandboxEnv(root: string): Record<string, string> {
+  return { HOME: root, LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' };
+}
+
+/** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+
+export function nodeArgs(spec: NodeRunSpec): string[] {
+  // Node 20 reads a comma in --allow-fs-read as a list separator.
+  for (const p of [spec.root, REPORTER_PATH]) if (p.includes(',')) throw new Error(`the node sandbox cannot confine a path with a comma in it: ${p}`);
+  return [
+    '--disable-warning=ExperimentalWarning',
+    PERMISSION_FLAG,
+    `--allow-fs-read=${spec.root}`,
+    `--allow-fs-read=${REPORTER_PATH}`,
+    `--allow-fs-write=${spec.root}`,
+    `--max-old-space-size=${spec.memoryMb}`,
+    `--test-reporter=${REPORTER_PATH}`,
+    '--test-reporter-destination=stderr', // it writes nothing there: its lines go to fd 3
+    ...spec.args,
+  ];
+}
+
+/** Keeps the first `limit` characters and counts the rest. */
+class CappedText {
+  private parts: string[] = [];
+  private kept = 0;
+  dropped = 0;
+  constructor(private readonly limit: number) {}
+  push(s: string): void {
+    const room = this.limit - this.kept;
+    if (room > 0) {
+      const piece = s.length <= room ? s : s.slice(0, room);
+      this.parts.push(piece);
+      this.kept += piece.length;
+    }
+    this.dropped += Math.max(0, s.length - Math.max(room, 0));
+  }
+  text(): string {
+    const t = this.parts.join('');
+    return this.dropped ? `${t}\n[output truncated: ${this.dropped} more characters not shown]\n` : t;
+  }
+}
+
+/** The sandbox folder is an implementation detail: show repo-relative paths, as other sandboxes do. */
+const repoRelative = (text: string, root: string) => text.split(`file://${root}/`).join('').split(`${root}/`).join('');
+
+interface ReporterLine {
+  e: 'result' | 'running';
+  path: string[];
+  status?: TestStatus;
+  message?: string;
+  ms?: number;
+}
+
+const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
+
+export function runNode(spec: NodeRunSpec): Promise<RunResult> {
+  const started = performance.now();
+  const out = new CappedText(spec.outputLimit);
+  const tests: TestResult[] = [];
+  let running: string[] | undefined;
+  let sawTests = false;
+  let pending = '';
+  const onReport = (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop()!;
+    for (const l of lines) {
+      let r: ReporterLine;
+      try {
+        r = JSON.parse(l) as ReporterLine;
+      } catch {
+        continue; // not the reporter's (something else wrote to fd 3)
+      }
+      if (!Array.isArray(r.path) || r.path.some((p) => typeof p !== 'string')) continue;
+      sawTests = true;
+      if (r.e === 'running') running = r.path;
+      else if (r.e === 'result' && STATUSES.includes(r.status!)) {
+        const t: TestResult = { fullName: r.path.join(' > '), status: r.status! };
+        if (typeof r.message === 'string') t.message = repoRelative(r.message, spec.root);
+        if (typeof r.ms === 'number') t.durationMs = r.ms;
+        if (spec.file) t.file = spec.file;
+        tests.push(t);
+      }
+    }
+  };
+
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, nodeArgs(spec), {
+      cwd: spec.root,
+      env: sandboxEnv(spec.root),
+      detached: true, // its own process group, killed as a whole at the time limit
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, spec.timeoutMs);
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => out.push(s));
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => out.push(s));
+    const report = child.stdio[3] as NodeJS.ReadableStream;
+    report.setEncoding('utf8');
+    report.on('data', onReport);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`could not start node for the sandbox: ${e.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (pending) onReport('\n');
+      if (timedOut) out.push(`\n[killed: the time limit of ${Math.round(spec.limitMs ?? spec.timeoutMs)} ms was reached]\n`);
+      // The last test (or suite) to start, if it never finished: where the time went.
+      const last = running?.join(' > ');
+      const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
+      const result: RunResult = {
+        tests,
+        output: repoRelative(out.text(), spec.root) + (sawTests ? formatTestReport(tests, hung) : ''),
+        exitCode: timedOut ? null : code,
+        timedOut,
+        truncated: out.dropped > 0,
+        durationMs: performance.now() - started,
+      };
+      if (hung !== undefined) result.running = hung;
+      resolve(result);
+    });
+  });
+}
