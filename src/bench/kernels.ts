@@ -6,6 +6,7 @@ import { WebGpuBackend } from '../ops/webgpu.ts';
 import { Rng } from '../random.ts';
 import { gflops, measure, type MeasureOptions } from './measure.ts';
 import type { TfPeer } from './peer-tfjs.ts';
+import { benchOps } from './ops.ts';
 
 export interface BenchResult {
   op: string;
@@ -89,5 +90,5 @@ export async function benchMatmul(ctx: GpuContext, opts: KernelBenchOptions): Pr
 
 /** Every op group's benchmarks, in order. Groups land here as their kernels do. */
 export async function benchKernels(ctx: GpuContext, opts: KernelBenchOptions): Promise<BenchResult[]> {
-  return [...(await benchMatmul(ctx, opts))];
+  return [...(await benchMatmul(ctx, opts)), ...(await benchOps(ctx, opts))];
 }

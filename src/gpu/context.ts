@@ -33,8 +33,13 @@ export class GpuContext {
   private lostError: GpuDeviceLostError | null = null;
   private readonly lostListeners = new Set<LostListener>();
   private timing: { querySet: GPUQuerySet; next: number; capacity: number } | null = null;
-  /** Bytes currently allocated through `buffer()` (for memory reports). */
+  /** Bytes of live buffers handed out by `buffer()` (pooled ones excluded), and their high-water
+   *  mark since the last `resetPeak()` (memory reports and benchmarks). */
   allocatedBytes = 0;
+  peakBytes = 0;
+  resetPeak(): void {
+    this.peakBytes = this.allocatedBytes;
+  }
 
   constructor(
     readonly device: GPUDevice,
@@ -79,6 +84,7 @@ export class GpuContext {
     if (pooled) {
       this.pooledBytes -= size;
       this.allocatedBytes += size;
+      this.peakBytes = Math.max(this.peakBytes, this.allocatedBytes);
       pooled.label = label;
       if (zero && usage & GPUBufferUsage.COPY_DST) this.clear(pooled);
       return pooled;
@@ -91,6 +97,7 @@ export class GpuContext {
     const buf = this.device.createBuffer({ label, size, usage });
     this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuOutOfMemoryError(label, size, undefined) : null)));
     this.allocatedBytes += size;
+    this.peakBytes = Math.max(this.peakBytes, this.allocatedBytes);
     return buf;
   }
 

@@ -77,7 +77,7 @@ describe('DAPO one-step bandit', () => {
       const G = 16;
       const gen = new KvGenerator(model, G, 8);
       const out = await gen.generate(Array.from({ length: G }, () => [1, 2]), { seed: 100 + it, maxTokens: 1, stopIds: [] });
-      const rewards = out.map((o) => (GOOD.has(o.ids[0]!) ? 1 : 0));
+      const rewards: number[] = out.map((o) => (GOOD.has(o.ids[0]!) ? 1 : 0));
       meanReward.push(rewards.reduce((a, b) => a + b, 0) / G);
       const adv = groupAdvantages(rewards, 1e-6);
       if (adv.every((a) => a === 0)) continue; // dynamic sampling would drop this group
