@@ -138,7 +138,8 @@ export async function readHeader(src: ByteSource): Promise<SafetensorsHeader> {
 /** Converts one tensor's bytes to f32 (a new array). */
 export function decodeTensor(info: TensorInfo, bytes: Uint8Array, file = 'model.safetensors'): Float32Array {
   if (bytes.byteLength !== info.end - info.begin) throw new ModelFileError(file, `tensor ${info.name}: read ${bytes.byteLength} bytes, expected ${info.end - info.begin}`);
-  const own = bytes.slice(); // aligned copy
+  // An aligned copy. Not bytes.slice(): on a Node Buffer, slice() is a view into a shared pool.
+  const own = new Uint8Array(bytes);
   switch (info.dtype) {
     case 'F32':
       return new Float32Array(own.buffer, 0, own.byteLength / 4);

@@ -184,3 +184,16 @@ describe('sources and sets', () => {
     expect(() => writeSafetensors([{ name: '__metadata__', shape: [1], data: new Float32Array(1) }])).toThrow(/reserved/);
   });
 });
+
+describe('decoding from Node Buffers', () => {
+  it('reads tensors correctly from a Buffer that is a view into a larger pool', async () => {
+    const { writeSafetensors, SafetensorsFile, bufferSource } = await import('../../../src/model/safetensors.ts');
+    const data = Float32Array.from({ length: 10 }, (_, i) => i + 0.5);
+    const file = writeSafetensors([{ name: 'w', shape: [10], data }]);
+    const pool = Buffer.alloc(file.length + 13);
+    Buffer.from(file).copy(pool, 13);
+    const view = pool.subarray(13); // like fs.readFile's pooled Buffers: byteOffset ≠ 0
+    const f = await SafetensorsFile.open(bufferSource(view));
+    expect([...(await f.read('w'))]).toEqual([...data]);
+  });
+});
