@@ -1,0 +1,89 @@
+// `webswe bench generate` and `webswe bench train`: model throughput at a preset, on the chosen
+// backend beside the CPU backend in the same run. Generation: G sequences, prefill P prompt tokens
+// each, then D decode steps (prefill and decode tokens/s). Training: B rows × T tokens, forward +
+// backward + AdamW (tokens/s). Memory: the planner's figure and, on WebGPU, the measured peak.
+import { KvGenerator } from '../model/generate.ts';
+import { initParams } from '../model/init.ts';
+import { planMemory } from '../model/planner.ts';
+import type { ModelPreset } from '../model/presets.ts';
+import { uploadParams, zeroGrads } from '../model/params.ts';
+import { Transformer } from '../model/transformer.ts';
+import type { Backend } from '../ops/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { Rng } from '../random.ts';
+import { AdamW } from '../rl/optimizer.ts';
+import { packEpisodes } from '../rl/pack.ts';
+import { sftStep } from '../rl/steps.ts';
+
+export interface ModelBenchResult {
+  name: string;
+  backend: string;
+  preset: string;
+  shape: string;
+  ms: number;
+  tokens_per_s: number;
+  /** Bytes the memory planner predicts for this shape. */
+  planned_bytes: number;
+  /** Peak bytes of GPU buffers allocated (WebGPU only). */
+  peak_bytes?: number;
+}
+
+export interface ModelBenchBackend {
+  name: string;
+  be: Backend<Tensor>;
+  /** Peak tracking, where the backend has it. */
+  resetPeak?(): number;
+  peak?(): number;
+}
+
+export async function benchGenerate(b: ModelBenchBackend, preset: ModelPreset, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
+  const c = preset.config;
+  const model = new Transformer(b.be, c, uploadParams(b.be, c, initParams(c, 1)));
+  const rng = new Rng(3);
+  const prompts = Array.from({ length: o.G }, () => Array.from({ length: o.P }, () => rng.int(c.vocabSize)));
+  // Warm-up: compile every pipeline prefill and decode use, outside the timing.
+  const warm = new KvGenerator(model, o.G, 8);
+  await warm.generate(prompts.map((p) => p.slice(0, 3)), { seed: 0, maxTokens: 2, stopIds: [] });
+  warm.dispose();
+  const base = b.resetPeak?.() ?? 0;
+  const gen = new KvGenerator(model, o.G, o.P + o.D + 1);
+  let t0 = performance.now();
+  b.be.free(gen.append(prompts));
+  await b.be.sync();
+  const prefillMs = performance.now() - t0;
+  t0 = performance.now();
+  const out = await gen.generate(prompts.map(() => []), { seed: 1, maxTokens: o.D, stopIds: [] });
+  const decodeMs = performance.now() - t0;
+  const peak = b.peak ? b.peak() - base : undefined;
+  gen.dispose();
+  const decoded = out.reduce((a, g) => a + g.ids.length, 0);
+  const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
+  const common = { backend: b.name, preset: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
+  return [
+    { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
+    { name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common },
+  ];
+}
+
+export async function benchTrain(b: ModelBenchBackend, preset: ModelPreset, o: { B: number; T: number; steps: number }): Promise<ModelBenchResult> {
+  const c = preset.config;
+  const params = uploadParams(b.be, c, initParams(c, 1));
+  const model = new Transformer(b.be, c, params);
+  const opt = new AdamW(b.be, params, zeroGrads(b.be, params), { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1 });
+  const rng = new Rng(4);
+  const eps = Array.from({ length: o.B }, () => {
+    const ids = Array.from({ length: o.T }, () => rng.int(c.vocabSize));
+    return { ids, mask: ids.map((_, i) => (i > 0 ? 1 : 0)) };
+  });
+  const rows = packEpisodes(eps, o.T);
+  await sftStep(model, opt, rows, 1e-4); // warm-up: pipelines compile
+  const base = b.resetPeak?.() ?? 0;
+  const t0 = performance.now();
+  for (let i = 0; i < o.steps; i++) await sftStep(model, opt, rows, 1e-4);
+  const ms = (performance.now() - t0) / o.steps;
+  const planned = planMemory(c, { batch: o.B, context: o.T, training: 'full' }).total;
+  return {
+    name: 'train step', backend: b.name, preset: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
+    tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() - base } : {}),
+  };
+}
