@@ -13,7 +13,7 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     pool: 'forks',
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 } },
       {
         // One process for all GPU files: SwiftShader compiles are slow; reuse the device's worker.
         test: { name: 'gpu', include: ['test/gpu/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 120_000, fileParallelism: false },
