@@ -4,7 +4,9 @@ import { registerBench } from './bench.ts';
 import { registerGpu } from './gpu.ts';
 import { registerLogprobs } from './logprobs.ts';
 import { registerServe } from './serve.ts';
+import { registerSolve } from './solve.ts';
 import { registerTasks } from './tasks.ts';
+import { registerTrain } from './train.ts';
 
 export function buildProgram(): Command {
   const program = new Command('webswe')
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
   registerLogprobs(program);
   registerServe(program);
   registerTasks(program);
+  registerTrain(program);
+  registerSolve(program);
   return program;
 }
 

@@ -1,0 +1,262 @@
+// The episode loop: the G episodes of a group advance together, one batched policy call per turn;
+// each turn's command runs in its episode's sandbox under a time limit; an episode ends at submit, at
+// T_max turns or when the context budget is spent. Then each is graded on a fresh copy (grade.ts) and
+// rewarded (rl/rewards.ts). Budgets count model tokens with a tokenizer, else characters / 4.
+import { episodeReward, type RewardConfig } from '../rl/rewards.ts';
+import type { RunConfig } from '../rl/config.ts';
+import type { ChatMessage } from '../model/tokenizer.ts';
+import type { Sandbox, SandboxFactory } from '../sandbox/types.ts';
+import type { Task } from '../tasks/schema.ts';
+import { parseTurn } from './commands.ts';
+import { gradeFiles, readRepo } from './grade.ts';
+import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
+import { formatErrorMessage, issueMessage, SYSTEM_PROMPT } from './prompt.ts';
+import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
+import { runTool, truncateText, type ToolResult } from './tools.ts';
+import type { EndReason, FinalTests, Trajectory, TurnRecord } from './trajectory.ts';
+
+export interface EpisodeOptions {
+  /** T_max. */
+  maxTurns: number;
+  /** Context budget of an episode (prompt, turns and observations). */
+  contextTokens: number;
+  /** Observations are cut to this many tokens, with a marker. */
+  observationTokens: number;
+  /** Budget of one assistant turn (passed to the policy as maxTokens). */
+  actionTokens: number;
+  /** Time limit of one test run; any other command gets the same limit. */
+  commandTimeoutMs: number;
+  reward: Omit<RewardConfig, 'maxTurns'>;
+  /** With a tokenizer, budgets are model tokens and trajectories carry token arrays. */
+  tokenizer?: TokenizerLike;
+  /** How turns are wrapped for the tokenizer (default: plain ChatML). */
+  chatFormat?: ChatFormat;
+  /** The sandbox's name, for the record. */
+  sandbox: string;
+  /** Progress: called after each turn. */
+  onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
+}
+
+/** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
+export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}): EpisodeOptions {
+  return {
+    maxTurns: c.agent.maxTurns,
+    contextTokens: c.agent.contextTokens,
+    observationTokens: c.agent.observationTokens,
+    actionTokens: c.agent.actionTokens,
+    commandTimeoutMs: c.agent.commandTimeoutMs,
+    sandbox: c.agent.sandbox,
+    reward: {
+      lengthThreshold: c.reward.lengthThreshold,
+      lengthPenalty: c.reward.lengthPenalty,
+      overlongBuffer: c.reward.overlongBuffer,
+      overlongBufferLen: c.reward.overlongBufferLen,
+      overlongPenaltyFactor: c.reward.overlongPenaltyFactor,
+      maxResponseTokens: c.agent.contextTokens,
+    },
+    ...extra,
+  };
+}
+
+export interface EpisodeSpec {
+  task: Task;
+  seed: number;
+  /** The id policies see (EpisodeView.id); default "<instance_id>#<seed>@<n>", unique in the process. */
+  id?: string;
+}
+
+/** Makes default episode ids unique across concurrent runEpisodes calls sharing one stateful policy. */
+let episodeCounter = 0;
+
+/** Extra time a command may take beyond its limit (process start, file reads) before it is abandoned. */
+const GRACE_MS = 3000;
+
+interface Live {
+  id: string;
+  spec: EpisodeSpec;
+  sb?: Sandbox;
+  messages: ChatMessage[];
+  turns: TurnRecord[];
+  tokens?: EpisodeTokens;
+  used: number;
+  action: number;
+  end?: EndReason;
+  error?: string;
+  started: number;
+  policyMs: number;
+  sandboxMs: number;
+}
+
+/** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
+function withTimeout<T>(p: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(fallback()), ms);
+    p.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e: unknown) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+export async function runEpisode(task: Task, policy: Policy, create: SandboxFactory, opts: EpisodeOptions, seed = 0): Promise<Trajectory> {
+  return (await runEpisodes([{ task, seed }], policy, create, opts))[0]!;
+}
+
+/** Run the episodes together (one policy call per turn for all live ones) and grade each. */
+export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy, create: SandboxFactory, opts: EpisodeOptions): Promise<Trajectory[]> {
+  const ids = new Set<string>();
+  const eps: Live[] = specs.map((spec) => {
+    let id = spec.id ?? `${spec.task.instance_id}#${spec.seed}@${++episodeCounter}`;
+    for (let k = 2; ids.has(id); k++) id = `${spec.id}/${k}`;
+    ids.add(id);
+    return { id, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0 };
+  });
+  const count = opts.tokenizer ? (s: string) => opts.tokenizer!.encode(s).length : charTokens;
+  await Promise.all(eps.map((ep) => start(ep, create, opts)));
+
+  for (let live = eps.filter((e) => !e.end); live.length; live = live.filter((e) => !e.end)) {
+    const views: EpisodeView[] = live.map((ep) => ({
+      id: ep.id,
+      task: ep.spec.task,
+      seed: ep.spec.seed,
+      messages: ep.messages,
+      turns: ep.turns,
+      ...(ep.tokens ? { tokenIds: ep.tokens.ids } : {}),
+      maxTokens: Math.max(1, Math.min(opts.actionTokens, opts.contextTokens - ep.used)),
+    }));
+    const t0 = performance.now();
+    let outs: TurnOutput[];
+    try {
+      outs = await policy.act(views);
+      if (outs.length !== live.length) throw new Error(`the policy returned ${outs.length} turns for ${live.length} episodes`);
+    } catch (e) {
+      for (const ep of live) (ep.end = 'error'), (ep.error = `policy ${policy.name} failed: ${(e as Error).message}`);
+      break;
+    }
+    const policyMs = performance.now() - t0;
+    await Promise.all(
+      live.map((ep, i) =>
+        step(ep, outs[i]!, policyMs, opts, count).catch((e: unknown) => {
+          ep.end = 'error'; // e.g. sampled ids and log-probs that disagree in length
+          ep.error = `turn ${ep.turns.length} failed: ${(e as Error).message}`;
+        }),
+      ),
+    );
+  }
+  for (const ep of eps) policy.release?.(ep.id);
+  return Promise.all(eps.map((ep) => finish(ep, policy, create, opts)));
+}
+
+async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Promise<void> {
+  const { task } = ep.spec;
+  const t0 = performance.now();
+  try {
+    ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs });
+    const user = issueMessage(task.repo, task.problem_statement, await ep.sb.listFiles());
+    ep.messages.push({ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: user });
+    if (opts.tokenizer) {
+      ep.tokens = new EpisodeTokens(opts.tokenizer, opts.chatFormat ?? PLAIN_CHATML);
+      ep.used = ep.tokens.addPrompt(SYSTEM_PROMPT, user);
+    } else ep.used = charTokens(SYSTEM_PROMPT) + charTokens(user);
+    if (ep.used >= opts.contextTokens) ep.end = 'context_limit';
+  } catch (e) {
+    ep.end = 'error';
+    ep.error = `could not start the episode: ${(e as Error).message}`;
+  }
+  ep.sandboxMs += performance.now() - t0;
+}
+
+async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOptions, count: (s: string) => number): Promise<void> {
+  if (out.finish === 'exhausted') {
+    ep.end = 'policy_exhausted';
+    return;
+  }
+  ep.policyMs += policyMs;
+  const index = ep.turns.length;
+  const cost = ep.tokens ? ep.tokens.addAssistant(index, out.text, out) : charTokens(out.text);
+  ep.used += cost;
+  ep.action += cost;
+  ep.messages.push({ role: 'assistant', content: out.text });
+  const parsed = parseTurn(out.text);
+  const turn: TurnRecord = {
+    index,
+    text: out.text,
+    command: parsed.ok ? parsed.command : null,
+    format_error: parsed.ok ? null : parsed.error,
+    observation: '',
+    status: 'not_run',
+    exit_code: null,
+    observation_cut: 0,
+    finish: out.finish === 'length' ? 'length' : 'stop',
+    timing: { policy_ms: Math.round(policyMs), exec_ms: 0 },
+  };
+  ep.turns.push(turn);
+  if (ep.used > opts.contextTokens) ep.end = 'context_limit'; // the turn itself overflowed: not run
+  else if (!parsed.ok) observe(ep, turn, formatErrorMessage(parsed.error), 'format_error', null, opts, count);
+  else if (parsed.command.name === 'submit') (turn.status = 'ok'), (turn.exit_code = 0), (ep.end = 'submitted');
+  else {
+    const t0 = performance.now();
+    const limit = opts.commandTimeoutMs + GRACE_MS;
+    const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs };
+    const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
+    turn.timing.exec_ms = Math.round(performance.now() - t0);
+    ep.sandboxMs += turn.timing.exec_ms;
+    observe(ep, turn, r.observation, r.status, r.exitCode, opts, count);
+  }
+  opts.onTurn?.({ id: ep.id, task_id: ep.spec.task.instance_id }, turn);
+  if (ep.end) return;
+  if (ep.turns.length >= opts.maxTurns) ep.end = 'max_turns';
+  else if (ep.used >= opts.contextTokens) ep.end = 'context_limit';
+}
+
+function observe(ep: Live, turn: TurnRecord, text: string, status: TurnRecord['status'], exit: number | null, opts: EpisodeOptions, count: (s: string) => number): void {
+  const { text: shown, cut } = truncateText(text, opts.observationTokens, count);
+  Object.assign(turn, { observation: shown, observation_cut: cut, status, exit_code: exit });
+  ep.messages.push({ role: 'user', content: shown });
+  ep.used += ep.tokens ? ep.tokens.addObservation(turn.index, shown) : charTokens(shown);
+}
+
+async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: EpisodeOptions): Promise<Trajectory> {
+  const { task, seed } = ep.spec;
+  const t0 = performance.now();
+  let tests: FinalTests = { passed: [], failed: [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS], timed_out: false };
+  let diff = '';
+  if (ep.sb) {
+    try {
+      diff = await ep.sb.diff();
+      tests = await gradeFiles(task, await readRepo(ep.sb), create, opts.commandTimeoutMs);
+    } catch (e) {
+      ep.error ??= `grading failed: ${(e as Error).message}`;
+    }
+    await ep.sb.dispose().catch(() => undefined);
+  }
+  const rewardMs = performance.now() - t0;
+  // R = 1 only for a submitted episode whose tests all pass: one ended by a limit (or an error, or a replay
+  // that ran out) gets R = 0 plus the penalty (DAPO.md), though its tests are still run and recorded.
+  const reward = episodeReward(ep.end === 'submitted' && tests.failed.length === 0, ep.turns.length, ep.action, { maxTurns: opts.maxTurns, ...opts.reward });
+  const t: Trajectory = {
+    format: 'webswe-trajectory',
+    version: 1,
+    task_id: task.instance_id,
+    repo: task.repo,
+    seed,
+    policy: policy.name,
+    policy_version: policy.version,
+    sandbox: opts.sandbox,
+    system: ep.messages[0]?.content ?? SYSTEM_PROMPT,
+    prompt: ep.messages[1]?.content ?? '',
+    turns: ep.turns,
+    budget_unit: ep.tokens ? 'tokens' : 'chars/4',
+    context_used: ep.used,
+    action_tokens: ep.action,
+    reward,
+    tests,
+    end_reason: ep.end ?? 'error',
+    final_diff: diff,
+    timing: { total_ms: Math.round(performance.now() - ep.started), policy_ms: Math.round(ep.policyMs), sandbox_ms: Math.round(ep.sandboxMs), reward_ms: Math.round(rewardMs) },
+  };
+  if (ep.tokens) t.tokens = ep.tokens.toArrays();
+  if (ep.error) t.error = ep.error;
+  return t;
+}

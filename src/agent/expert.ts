@@ -1,0 +1,196 @@
+// The scripted expert: knows the gold patch but works as a person would (run the tests, search for
+// the function, view it, replace, run the tests, submit), reading each observation. With noise p it
+// first makes a plausible wrong edit, sees the tests still fail, and recovers. Wording comes from a
+// small phrase bank; everything is seeded, so the same task and seed give the same episode.
+import { Rng } from '../random.ts';
+import type { Task } from '../tasks/schema.ts';
+import { formatCommand, type Command } from './commands.ts';
+import { splitLines } from './edits.ts';
+import { applyChanges, clusterChanges, editsBetween, enclosingName, goldPlan, wrongEdit, type FilePlan } from './expert-plan.ts';
+import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
+import type { TurnRecord } from './trajectory.ts';
+
+const PHRASES = {
+  start: [
+    'Let me run the tests first to see what fails.',
+    'First, I will run the test suite to reproduce the issue.',
+    'I want to see the failing tests before reading any code.',
+    'Start by running the tests.',
+  ],
+  search: [
+    '{fail} The issue points at `{name}`; let me find where it is defined.',
+    '{fail} Let me search for `{name}`.',
+    '{fail} I will look for `{name}` in {dir}.',
+  ],
+  view: ['Let me read {path} around line {line}.', 'Now the code itself: {path}, near line {line}.', 'I will view the relevant part of {path}.'],
+  viewNext: ['The issue also involves `{name}`; let me look at it, near line {line} of {path}.', 'There is a second problem, in `{name}`. Viewing {path} around line {line}.'],
+  viewOnly: ['{fail} Let me read {path} around line {line}.', '{fail} The code is in {path}; let me look near line {line}.'],
+  fix: [
+    'Line {line} is the bug: `{old}` should be `{new}`.',
+    'Found it. On line {line}, `{old}` is wrong; it should read `{new}`.',
+    'The problem is on line {line}: `{old}`. The fix is `{new}`.',
+  ],
+  fixMany: ['I will make the change in {path}.', 'Now the edit to {path}.', 'Let me fix {path}.'],
+  wrong: [
+    'I suspect the `{from}` on line {line}; it should probably be `{to}`.',
+    'Maybe the bug is the `{from}` on line {line}. Let me try `{to}`.',
+    'Line {line} looks suspicious: `{from}` might need to be `{to}`.',
+  ],
+  retest: ['Let me check whether that fixed it.', 'Run the tests again.', 'Did that work? Running the tests.'],
+  recover: [
+    '{fail} So my change was not the fix. Let me look at the code again.',
+    'Still failing. {fail} I was wrong about line {line}; back to the code.',
+    '{fail} That edit did not help; let me re-read the function.',
+  ],
+  create: ['{path} does not exist yet; let me create it.', 'I need a new file, {path}.'],
+  rewrite: ['The edit did not apply; I will write the whole file {path} instead.', 'Rather than patching {path} piece by piece, I will rewrite it.'],
+  verify: ['Now run the tests again.', 'Let me confirm with the test suite.', 'Check the fix with the tests.'],
+  submit: ['All tests pass. Submitting.', 'Everything passes now; submitting the fix.', 'The tests are green. Done.'],
+  giveUp: ['Some tests still fail, but I have no better idea. Submitting.', 'I could not make every test pass; submitting what I have.'],
+};
+
+type Key = keyof typeof PHRASES;
+
+/** FNV-1a of a string: the task's part of the episode's seed. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The failing tests an observation lists ("✖ name" lines) with their message on one line. */
+export function failingTests(observation: string): { name: string; message: string }[] {
+  const lines = observation.split('\n');
+  return lines.flatMap((l, i) => {
+    if (!l.startsWith('✖ ')) return [];
+    const msg: string[] = [];
+    for (let k = i + 1; k < lines.length && lines[k]!.startsWith('    '); k++) msg.push(lines[k]!.trim());
+    const message = msg.filter(Boolean).join(' ');
+    return [{ name: l.slice(2), message: message.length > 120 ? message.slice(0, 117) + '...' : message }];
+  });
+}
+
+const allPass = (t: TurnRecord) => t.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
+
+/** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
+function* script(task: Task, rng: Rng, noise: number): Generator<string, void, TurnRecord> {
+  const say = (key: Key, vars: Record<string, string | number> = {}) => {
+    const bank = PHRASES[key];
+    return bank[rng.int(bank.length)]!.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+  };
+  const turn = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
+  const failText = (t: TurnRecord) => {
+    const f = failingTests(t.observation)[0];
+    return f ? `\`${f.name}\` fails${f.message ? `: ${f.message.replace(/`/g, "'")}` : ''}.` : '';
+  };
+  let plan: FilePlan[];
+  try {
+    plan = goldPlan(task);
+  } catch (e) {
+    throw new Error(`the gold patch of ${task.instance_id} cannot be used: ${(e as Error).message}`);
+  }
+  const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : undefined);
+
+  let last = yield turn(say('start'), { name: 'run_tests' });
+  let first = true;
+  let noisy = rng.next() < noise;
+  for (const fp of plan) {
+    if (fp.kind === 'delete') continue; // no command deletes a file; leaving it is harmless here
+    if (fp.kind === 'create') {
+      last = yield turn(say('create', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
+      continue;
+    }
+    const A = splitLines(fp.before);
+    const B = splitLines(fp.after);
+    let current = fp.before;
+    let shift = 0; // how far earlier groups' edits moved the lines of later ones
+    const groups = clusterChanges(fp.changes);
+    for (const [g, group] of groups.entries()) {
+      const c0 = group[0]!;
+      const line = c0.aStart + 1 + shift;
+      const lo = Math.max(1, line - 5);
+      const hi = Math.min(A.length + shift, Math.max(group.at(-1)!.aEnd + shift + 5, lo + 9), lo + 99);
+      const view: Command = { name: 'view', path: fp.path, start: lo, end: hi };
+      const name = enclosingName(A, c0.aStart);
+      if (first && name) {
+        const dir = dirOf(fp.path);
+        last = yield turn(say('search', { fail: failText(last), name, dir: dir ?? 'the repository' }), dir ? { name: 'search', text: name, path: dir } : { name: 'search', text: name });
+        last = yield turn(say('view', { path: fp.path, line }), view);
+      } else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
+      else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
+      first = false;
+      const wrong = noisy ? wrongEdit(fp.before, fp.after, c0, rng) : null;
+      noisy = false;
+      if (wrong) {
+        const edits = editsBetween(current, wrong.text);
+        if (edits) {
+          last = yield turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), { name: 'replace', path: fp.path, edits });
+          if (last.status === 'ok') current = wrong.text;
+          last = yield turn(say('retest'), { name: 'run_tests' });
+          if (allPass(last) && plan.length === 1 && groups.length === 1) {
+            yield turn(say('submit'), { name: 'submit' }); // the "wrong" edit passes the tests too
+            return;
+          }
+          if (!allPass(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
+        }
+      }
+      const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());
+      const edits = editsBetween(current, target);
+      const single = group.length === 1 && c0.aEnd - c0.aStart === 1 && c0.bEnd - c0.bStart === 1;
+      const why = single ? say('fix', { line, old: A[c0.aStart]!.trim(), new: B[c0.bStart]!.trim() }) : say('fixMany', { path: fp.path });
+      if (edits) last = yield turn(why, { name: 'replace', path: fp.path, edits });
+      if (!edits || last.status !== 'ok') {
+        last = yield turn(say('rewrite', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
+        break; // the whole file is written
+      }
+      current = target;
+      for (const c of group) shift += c.bEnd - c.bStart - (c.aEnd - c.aStart);
+    }
+  }
+  last = yield turn(say('verify'), { name: 'run_tests' });
+  if (!allPass(last)) {
+    // Last resort: write every planned file whole, then check once more.
+    for (const fp of plan.filter((p): p is Extract<FilePlan, { after: string }> => p.kind !== 'delete')) {
+      last = yield turn(say('rewrite', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
+    }
+    last = yield turn(say('verify'), { name: 'run_tests' });
+  }
+  yield turn(say(allPass(last) ? 'submit' : 'giveUp'), { name: 'submit' });
+}
+
+export interface ExpertOptions {
+  /** Probability of a plausible wrong first edit (and the recovery after the failing test run). */
+  noise?: number;
+}
+
+export class ExpertPolicy implements Policy {
+  readonly name: string;
+  readonly version = 0;
+  readonly noise: number;
+  private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
+
+  constructor(opts: ExpertOptions = {}) {
+    this.noise = opts.noise ?? 0;
+    if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
+    this.name = `expert(noise=${this.noise})`;
+  }
+
+  async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
+    return states.map((s) => {
+      let gen = this.scripts.get(s.id);
+      let step: IteratorResult<string, void>;
+      if (!gen || s.turns.length === 0) {
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise);
+        this.scripts.set(s.id, gen);
+        step = gen.next();
+      } else step = gen.next(s.turns.at(-1)!);
+      // After its submit the script has nothing more; say so again (the loop ends at submit anyway).
+      return { text: step.done ? formatCommand({ name: 'submit' }) : step.value, finish: 'stop' };
+    });
+  }
+
+  release(id: string): void {
+    this.scripts.get(id)?.return();
+    this.scripts.delete(id);
+  }
+}

@@ -1,0 +1,47 @@
+// What the agent reads: the system prompt documenting the action format and the commands, the first
+// user message (the issue and the repository's files), and the text of a format error. How these
+// become model text (a chat template or the plain one) is render.ts's job.
+import { EXPECTED_FORM, USAGE } from './commands.ts';
+import { VIEW_WINDOW } from './tools.ts';
+
+export const SYSTEM_PROMPT = `You are a software engineer fixing a bug in a small JavaScript repository (ES modules; the tests use node:test). You work in turns. In each turn, write your reasoning in a few sentences, then exactly one command in a fenced block whose info string is \`command\`. The block ends the turn; the environment runs the command and replies with its output.
+
+Example turn:
+The test says toRoman(4) returns "IIII"; let me look at the subtractive table.
+\`\`\`command
+view src/roman.js 1 40
+\`\`\`
+
+Commands:
+${USAGE.view}
+  Show lines START to END of a file, numbered (at most ${VIEW_WINDOW} lines; default: from line 1).
+${USAGE.search}
+  Show the lines that contain TEXT (plain text, case-sensitive), with file and line number, in PATH (a file or a folder; default: the whole repository). Quote TEXT that contains spaces: search "return lo" src
+replace PATH
+  Edit a file. After the command line, write one or more edit blocks:
+<<<<<<< SEARCH
+the old lines, copied exactly from the file (they must occur exactly once)
+=======
+the new lines
+>>>>>>> REPLACE
+create PATH
+  Write a whole file (folders are created as needed): after the command line, the file's full text.
+${USAGE.run_tests}
+  Run the tests (or only the test with this full name, e.g. run_tests roman > toRoman > uses subtractive notation) and show each test's result and the failure messages.
+${USAGE.submit}
+  Finish. Your changes are then graded by the repository's original tests (editing the tests does not change the grade).
+
+Paths are relative to the repository root. Long outputs are cut in the middle with a marker. If the text in a block contains a line of three backticks, open the block with four (\`\`\`\`command) and close it with four.`;
+
+/** The first user message: the issue, then every file of the repository. */
+export function issueMessage(repo: string, problem: string, files: readonly string[]): string {
+  return `Fix this issue in the repository "${repo}".\n\n${problem.trim()}\n\nFiles in the repository:\n${files.join('\n')}`;
+}
+
+/** The observation of a turn that broke the action format. */
+export function formatErrorMessage(error: string): string {
+  return `Format error: ${error}. The turn was not run.\n${EXPECTED_FORM}`;
+}
+
+/** The observation that follows `submit`. */
+export const SUBMITTED = 'Submitted. The episode is over.';

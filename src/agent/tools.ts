@@ -1,0 +1,177 @@
+// The commands' effects on a Sandbox: view (numbered windows of at most 100 lines), search (plain
+// text across files), replace (exact-once SEARCH/REPLACE), create, run_tests (per-test results and
+// failure messages). Each returns the observation text and a status; truncateText cuts long ones.
+import type { Command } from './commands.ts';
+import { applyEdits, numbered, splitLines } from './edits.ts';
+import { resolveRepoPath, type RunResult, type Sandbox, type TestResult } from '../sandbox/types.ts';
+
+export const VIEW_WINDOW = 100;
+export const SEARCH_MAX_MATCHES = 50;
+const LINE_MAX = 200;
+
+export interface ToolContext {
+  sandbox: Sandbox;
+  /** The task's test files: what run_tests runs. */
+  testFiles: readonly string[];
+  /** Time limit of one test run, ms. */
+  timeoutMs: number;
+}
+
+export type ToolStatus = 'ok' | 'error' | 'timeout';
+
+export interface ToolResult {
+  observation: string;
+  status: ToolStatus;
+  /** run_tests: the test process's exit code (null when killed); other commands: 0 done, 1 refused. */
+  exitCode: number | null;
+}
+
+const ok = (observation: string): ToolResult => ({ observation, status: 'ok', exitCode: 0 });
+const refused = (observation: string): ToolResult => ({ observation, status: 'error', exitCode: 1 });
+const clip = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_MAX)}… (${line.length - LINE_MAX} more characters)` : line);
+
+async function view(ctx: ToolContext, c: Extract<Command, { name: 'view' }>): Promise<ToolResult> {
+  const lines = splitLines(await ctx.sandbox.readFile(c.path)).map(clip);
+  const path = resolveRepoPath(c.path);
+  if (lines.length === 0) return ok(`${path} is empty`);
+  const start = c.start ?? 1;
+  if (start > lines.length) return refused(`${path} has ${lines.length} lines; START (${start}) is past its end`);
+  const asked = c.end ?? start + VIEW_WINDOW - 1;
+  const end = Math.min(asked, start + VIEW_WINDOW - 1, lines.length);
+  const out = [`${path} (lines ${start}-${end} of ${lines.length})`, numbered(lines, start - 1, end - 1)];
+  if (c.end !== undefined && asked > start + VIEW_WINDOW - 1 && end < lines.length) out.push(`(at most ${VIEW_WINDOW} lines are shown at once)`);
+  if (end < lines.length) out.push(`(${lines.length - end} more lines below: view ${path} ${end + 1} ${Math.min(lines.length, end + VIEW_WINDOW)})`);
+  return ok(out.join('\n'));
+}
+
+async function search(ctx: ToolContext, c: Extract<Command, { name: 'search' }>): Promise<ToolResult> {
+  const where = c.path === undefined ? '' : resolveRepoPath(c.path, true);
+  const files = (await ctx.sandbox.listFiles()).filter((f) => where === '' || f === where || f.startsWith(where + '/'));
+  if (files.length === 0) return refused(`no file or folder named ${where} in the repository`);
+  const hits: string[] = [];
+  let total = 0;
+  for (const f of files) {
+    const lines = splitLines(await ctx.sandbox.readFile(f));
+    lines.forEach((l, i) => {
+      if (!l.includes(c.text)) return;
+      total++;
+      if (hits.length < SEARCH_MAX_MATCHES) hits.push(`${f}:${i + 1}: ${clip(l.trim())}`);
+    });
+  }
+  const scope = where === '' ? 'the repository' : where;
+  const shown = JSON.stringify(c.text);
+  if (total === 0) return ok(`no matches for ${shown} in ${scope}`);
+  const more = total > hits.length ? `\n(${total - hits.length} more matches not shown; search a narrower PATH or longer TEXT)` : '';
+  return ok(`${total} match${total === 1 ? '' : 'es'} for ${shown} in ${scope}:\n${hits.join('\n')}${more}`);
+}
+
+async function replace(ctx: ToolContext, c: Extract<Command, { name: 'replace' }>): Promise<ToolResult> {
+  let text: string;
+  try {
+    text = await ctx.sandbox.readFile(c.path);
+  } catch (e) {
+    if (/^no such file/.test((e as Error).message)) return refused(`${(e as Error).message}; replace edits an existing file (use create for a new one)`);
+    throw e;
+  }
+  const path = resolveRepoPath(c.path);
+  const r = applyEdits(text, c.edits);
+  if (!r.ok) return refused(`${path} unchanged: ${r.error}`);
+  await ctx.sandbox.writeFile(path, r.text);
+  const lines = splitLines(r.text);
+  const parts = r.spans.map((s) => numbered(lines, s.start - 3, s.end + 1));
+  const what = c.edits.length === 1 ? `lines ${r.spans[0]!.start}-${r.spans[0]!.end}` : `${c.edits.length} places`;
+  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${parts.join('\n…\n')}`);
+}
+
+async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {
+  const path = resolveRepoPath(c.path);
+  const existed = await ctx.sandbox.readFile(path).then(
+    () => true,
+    (e: Error) => (/^no such file/.test(e.message) ? false : Promise.reject(e)),
+  );
+  await ctx.sandbox.writeFile(path, c.content);
+  const n = splitLines(c.content).length;
+  return ok(`${existed ? 'overwrote' : 'created'} ${path} (${n} line${n === 1 ? '' : 's'})`);
+}
+
+/** The sandbox's own test report blocks (formatTestReport); run_tests writes its own summary instead. */
+const REPORT = /\n── \d+ tests? reported ──\n[\s\S]*?\npass \d+, fail \d+, skip \d+, todo \d+\n/g;
+
+/** A test run as the agent reads it: a summary, failures with messages, the process's output, passes. */
+export function formatRun(r: RunResult, timeoutMs: number, missing: readonly string[] = []): string {
+  const count = (s: TestResult['status']) => r.tests.filter((t) => t.status === s).length;
+  const parts = [`${count('fail')} failed`, `${count('pass')} passed`];
+  if (count('skip') + count('todo')) parts.push(`${count('skip') + count('todo')} skipped`);
+  const head = r.timedOut
+    ? `run_tests: stopped at the time limit of ${timeoutMs} ms (${parts.join(', ')} before it)`
+    : `run_tests: ${parts.join(', ')} (exit code ${r.exitCode})`;
+  const out = [head];
+  for (const m of missing) out.push(`(${m} is missing from the repository; the grader runs the original)`);
+  for (const t of r.tests.filter((t) => t.status === 'fail')) {
+    out.push(`✖ ${t.fullName}`, ...(t.message ?? '').split('\n').filter((l) => l.trim() !== '').slice(0, 12).map((l) => `    ${clip(l)}`));
+  }
+  if (r.running) out.push(`⧗ ${r.running} (still running at the time limit)`);
+  const own = r.output.replace(REPORT, '\n').trim();
+  if (own) out.push(r.tests.length === 0 ? 'no test was reported; the test process printed:' : '── output ──', own);
+  for (const t of r.tests.filter((t) => t.status !== 'fail')) out.push(`${t.status === 'pass' ? '✔' : '﹣'} ${t.fullName}${t.status === 'pass' ? '' : ` # ${t.status}`}`);
+  return out.join('\n');
+}
+
+async function runTests(ctx: ToolContext, c: Extract<Command, { name: 'run_tests' }>): Promise<ToolResult> {
+  const present = new Set(await ctx.sandbox.listFiles());
+  const files = ctx.testFiles.filter((f) => present.has(f));
+  const missing = ctx.testFiles.filter((f) => !present.has(f));
+  if (files.length === 0) return refused(`the test files (${missing.join(', ')}) are missing from the repository; nothing to run (the grader runs the original tests)`);
+  const r = await ctx.sandbox.runTests(files, { timeoutMs: ctx.timeoutMs, ...(c.test !== undefined ? { names: [c.test] } : {}) });
+  if (c.test !== undefined && r.tests.length === 0 && !r.timedOut) {
+    return refused(`no test named ${JSON.stringify(c.test)} was reported; run run_tests without a name to see every test's full name ("describe > it")`);
+  }
+  return { observation: formatRun(r, ctx.timeoutMs, missing), status: r.timedOut ? 'timeout' : 'ok', exitCode: r.exitCode };
+}
+
+/** Run one parsed command (not submit) and describe what happened. Refusals (bad paths, no match,
+ *  missing files) are observations with status 'error', never exceptions. */
+export async function runTool(ctx: ToolContext, c: Command): Promise<ToolResult> {
+  try {
+    switch (c.name) {
+      case 'view':
+        return await view(ctx, c);
+      case 'search':
+        return await search(ctx, c);
+      case 'replace':
+        return await replace(ctx, c);
+      case 'create':
+        return await create(ctx, c);
+      case 'run_tests':
+        return await runTests(ctx, c);
+      case 'submit':
+        return ok('submitted');
+    }
+  } catch (e) {
+    const err = e as Error;
+    const known = ['PathError', 'CommandError', 'PatchError'].includes(err.name) || /^no such (file|folder)|is a folder/.test(err.message);
+    return refused(known ? `${c.name} refused: ${err.message}` : `${c.name} failed: ${err.name}: ${err.message}`);
+  }
+}
+
+/** `text` cut to `budget` (as `count` measures) by dropping its middle: head and tail are kept, with a
+ *  marker saying how many characters were cut. Returns the characters cut (0 when it fits). */
+export function truncateText(text: string, budget: number, count: (s: string) => number): { text: string; cut: number } {
+  if (count(text) <= budget) return { text, cut: 0 };
+  const build = (keep: number) => {
+    let head = text.slice(0, Math.ceil(keep * 0.75));
+    const nl = head.lastIndexOf('\n');
+    if (nl > head.length - 120 && nl > 0) head = head.slice(0, nl + 1); // end the head on a line break
+    const tail = text.slice(text.length - (keep - Math.ceil(keep * 0.75)));
+    const cut = text.length - head.length - tail.length;
+    return { text: `${head}${head.endsWith('\n') ? '' : '\n'}[… ${cut} characters cut …]\n${tail}`, cut };
+  };
+  let lo = 0;
+  let hi = Math.min(text.length - 1, budget * 16);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (count(build(mid).text) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return build(lo);
+}

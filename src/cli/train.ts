@@ -1,0 +1,187 @@
+// `webswe train` (the pipeline: base → RFT → DAPO, evaluated after each phase, resumable) and
+// `webswe eval` (pass@1 ± std and pass@K of a saved model on a task file).
+import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cliProgress from 'cli-progress';
+import { episodeOptions } from '../agent/episode.ts';
+import { chatFormatFor } from '../agent/render.ts';
+import { loadModelDir } from '../model/load.node.ts';
+import { uploadParams } from '../model/params.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type RunConfig } from '../rl/config.ts';
+import { evaluate, type Progress } from '../rl/phases.ts';
+import { RUN_PRESETS } from '../rl/presets.ts';
+import { resultsTable, train } from '../rl/trainer.ts';
+import { sandboxFactory } from '../sandbox/index.node.ts';
+import { FileRunStore } from '../store/fs.node.ts';
+import { parseTaskFile, type Task } from '../tasks/schema.ts';
+import { selectTasks } from '../tasks/select.ts';
+import { openBackend } from './backend.ts';
+import { UserError, printJson, runCommand } from './output.ts';
+
+async function loadTasks(path: string, max: number, difficulty: string): Promise<Task[]> {
+  if (!existsSync(path)) throw new UserError(`task file ${path} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`);
+  const { tasks, errors } = parseTaskFile(await readFile(path, 'utf8'), path);
+  if (errors.length) throw new UserError(`${path}: ${errors.length} malformed line(s), e.g. ${JSON.stringify(errors[0])}; check it with \`webswe tasks validate ${path}\``);
+  const out = selectTasks(tasks, { max, difficulty });
+  if (!out.length) throw new UserError(`${path}: no task matches tasks.difficulty=${difficulty}`);
+  return out;
+}
+
+/** Progress on stderr: a bar on a terminal, a line per stage change / 10 % otherwise. */
+function progressReporter(): { update(p: Progress): void; stop(): void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar({ format: '{phase} {stage} [{bar}] {value}/{total} eta {eta_formatted}', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+    let key = '';
+    return {
+      update(p) {
+        const k = `${p.phase}/${p.stage}`;
+        if (k !== key) {
+          if (key) bar.stop();
+          bar.start(p.total, p.done, { phase: p.phase, stage: p.stage });
+          key = k;
+        } else bar.update(p.done);
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let key = '', last = -1;
+  const t0 = performance.now();
+  return {
+    update(p) {
+      const k = `${p.phase}/${p.stage}`;
+      const tenth = Math.floor((10 * p.done) / Math.max(1, p.total));
+      if (k !== key || tenth !== last || p.done === p.total) {
+        process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${p.phase} ${p.stage}: ${p.done}/${p.total}\n`);
+        key = k;
+        last = tenth;
+      }
+    },
+    stop() {},
+  };
+}
+
+function printConfig(cfg: RunConfig): void {
+  const flat = flattenConfig(cfg);
+  for (const f of FIELDS) {
+    const range = f.choices ? ` (${f.choices.join(' | ')})` : f.min !== undefined ? ` [${f.min}, ${f.max}]` : '';
+    console.log(`${f.path.padEnd(30)} ${String(flat[f.path]).padEnd(26)} ${f.doc}${range}`);
+  }
+}
+
+export function registerTrain(program: Command): void {
+  program
+    .command('train')
+    .description('run the pipeline (base → RFT → DAPO, evaluated after each phase) and print the paper-style table')
+    .option('--preset <name>', `run preset: ${Object.keys(RUN_PRESETS).join(', ')}`, 'micro')
+    .option('--seed <n>', 'seed of every random choice')
+    .option('--out <dir>', 'run folder (default runs/<preset>-seed<N>)')
+    .option('--resume <dir>', 'continue the run in this folder from its last checkpoint')
+    .option('--set <key=value...>', 'override a config field (repeatable), e.g. --set dapo.iterations=2')
+    .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
+    .option('--print-config', 'print the resolved config with each field\'s meaning and range, and exit')
+    .option('--json', 'print one JSON document on stdout')
+    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; printConfig?: boolean; json?: boolean }) =>
+      runCommand(async () => {
+        let cfg: RunConfig;
+        let dir: string;
+        try {
+          if (o.resume) {
+            dir = o.resume;
+            const saved = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8').catch(() => { throw new UserError(`${dir} has no config.json: not a webswe run folder`); })) as Record<string, never>;
+            if (o.set?.length || o.seed) throw new UserError('--resume continues a run with its own config; --set and --seed cannot change it');
+            cfg = resolveConfig(saved);
+          } else {
+            const preset = RUN_PRESETS[o.preset];
+            if (!preset) throw new UserError(`--preset must be one of ${Object.keys(RUN_PRESETS).join(', ')}, got "${o.preset}"`);
+            const seed = o.seed !== undefined ? parseOverrides([`seed=${o.seed}`]) : {};
+            cfg = resolveConfig(preset.overrides, seed, parseOverrides(o.set ?? []));
+            dir = o.out ?? join('runs', `${o.preset}-seed${cfg.seed}`);
+            if (existsSync(join(dir, 'config.json')) && !o.printConfig) throw new UserError(`${dir} already holds a run: resume it with --resume ${dir}, or choose another --out`);
+          }
+        } catch (e) {
+          if (e instanceof ConfigError) throw new UserError(e.message);
+          throw e;
+        }
+        if (o.printConfig) {
+          if (o.json) printJson({ config: flattenConfig(cfg) });
+          else printConfig(cfg);
+          return;
+        }
+        const store = await FileRunStore.open(dir);
+        await store.writeJson('config.json', flattenConfig(cfg));
+        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty);
+        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty);
+        const { be, name } = await openBackend(o.backend);
+        process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
+        const bar = progressReporter();
+        let stopping = false;
+        process.on('SIGINT', () => {
+          if (stopping) process.exit(130);
+          stopping = true;
+          process.stderr.write('\nwebswe: stopping at the next step boundary (Ctrl-C again to quit now); resume with --resume\n');
+        });
+        const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
+        bar.stop();
+        const table = resultsTable(r.phases);
+        await store.writeJson('results.json', { phases: r.phases, run_dir: dir, stopped: r.stopped });
+        const { writeFile } = await import('node:fs/promises');
+        await writeFile(join(dir, 'results.md'), `# ${dir}\n\n${table}\n`);
+        if (o.json) printJson({ phases: r.phases, run_dir: dir, stopped: r.stopped, ...(r.resumedFrom ? { resumed_from: r.resumedFrom } : {}) });
+        else {
+          console.log(table);
+          console.log(`run folder: ${dir}${r.stopped ? ' (stopped early: resume with --resume)' : ''}`);
+        }
+        return r.stopped ? 130 : 0;
+      }),
+    );
+
+  program
+    .command('eval')
+    .description('pass@1 (mean ± std over K samples per task) and pass@K of a saved model on a task file')
+    .requiredOption('--model <dir>', 'a Hugging Face folder with tokenizer files (e.g. a run\'s checkpoint/)')
+    .requiredOption('--tasks <path>', 'task file (.jsonl)')
+    .option('--samples <k>', 'samples per task', '4')
+    .option('--max <n>', 'use only the N shortest tasks (0: all)', '0')
+    .option('--seed <n>', 'sampling seed', '1')
+    .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
+    .option('--set <key=value...>', 'agent/eval config overrides, e.g. --set agent.maxTurns=20')
+    .option('--json', 'print one JSON document on stdout')
+    .action((o: { model: string; tasks: string; samples: string; max: string; seed: string; backend: string; set?: string[]; json?: boolean }) =>
+      runCommand(async () => {
+        let cfg: RunConfig;
+        try {
+          cfg = resolveConfig(RUN_PRESETS.micro!.overrides, parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
+        } catch (e) {
+          throw e instanceof ConfigError ? new UserError(e.message) : e;
+        }
+        const loaded = await loadModelDir(o.model);
+        if (!loaded.tokenizerJson) throw new UserError(`${o.model} has no tokenizer.json: a model folder for eval needs its tokenizer files`);
+        const values = await loaded.weights.readModel(loaded.config);
+        await loaded.close();
+        const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
+        const tasks = await loadTasks(o.tasks, Number(o.max), 'any');
+        const { be } = await openBackend(o.backend);
+        const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
+        const eot = tokenizer.tokenToId('<|im_end|>');
+        const bar = progressReporter();
+        const t0 = performance.now();
+        const ev = await evaluate(
+          {
+            cfg, be, model, tokenizer, stopIds: [...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])],
+            sandbox: sandboxFactory(cfg.agent.sandbox), train: [], test: tasks,
+            episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
+            log: async () => {}, trajectories: async () => {}, progress: (p) => bar.update(p), shouldStop: () => false,
+          },
+          'eval',
+        );
+        bar.stop();
+        const row = { phase: 'eval', ...ev.stats, wall_s: (performance.now() - t0) / 1000 };
+        if (o.json) printJson({ phases: [row], model: o.model, tasks: o.tasks });
+        else console.log(`pass@1 ${(100 * ev.stats['pass@1']).toFixed(1)} % ± ${(100 * ev.stats['pass@1_std']).toFixed(1)} %, pass@${ev.stats.k} ${(100 * ev.stats['pass@k']).toFixed(1)} % on ${ev.stats.tasks} tasks (${row.wall_s.toFixed(0)} s)`);
+      }),
+    );
+}

@@ -1,0 +1,95 @@
+// The model policy: the agent loop's Policy filled by the transformer. Episodes that start together
+// share one KV cache (a cohort, one row each); every turn appends only the tokens the cache has not
+// seen (observation, template, a cut turn's end token) and samples the next turn for all live rows
+// in one batch, returning the sampled ids verbatim with their behaviour log-probs.
+import type { EpisodeView, Policy, TurnOutput } from '../agent/policy.ts';
+import type { TokenizerLike } from '../agent/render.ts';
+import { KvGenerator, type SamplingOptions } from '../model/generate.ts';
+import type { Transformer } from '../model/transformer.ts';
+import type { Tensor } from '../ops/tensor.ts';
+
+export interface ModelPolicyOptions {
+  /** Cache capacity per episode: the context budget in tokens. */
+  contextTokens: number;
+  /** Ids that end a turn (the chat format's end of turn, and the model's eos ids). */
+  stopIds: readonly number[];
+  /** Sampling: temperature 1 and nothing else for training rollouts (DAPO.md). */
+  sampling: Omit<SamplingOptions, 'seed'>;
+  /** Mixed into every cohort's sampling seed. */
+  seed: number;
+  name?: string;
+  version?: number;
+}
+
+interface Cohort<T extends Tensor> {
+  gen: KvGenerator<T>;
+  rows: Map<string, number>;
+  seed: number;
+}
+
+export class ModelPolicy<T extends Tensor> implements Policy {
+  readonly name: string;
+  readonly version: number;
+  private cohorts: Cohort<T>[] = [];
+  private readonly where = new Map<string, Cohort<T>>();
+
+  constructor(
+    readonly model: Transformer<T>,
+    readonly tokenizer: TokenizerLike,
+    readonly opts: ModelPolicyOptions,
+  ) {
+    this.name = opts.name ?? 'model';
+    this.version = opts.version ?? 0;
+  }
+
+  async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
+    const fresh = states.filter((s) => !this.where.has(s.id));
+    if (fresh.length) {
+      // Seed of a cohort: the policy seed mixed with its first episode's seed (deterministic per run).
+      const seed = ((this.opts.seed * 1_000_003) ^ fresh[0]!.seed) >>> 0;
+      const cohort: Cohort<T> = { gen: new KvGenerator(this.model, fresh.length, this.opts.contextTokens), rows: new Map(), seed };
+      fresh.forEach((s, b) => {
+        cohort.rows.set(s.id, b);
+        this.where.set(s.id, cohort);
+      });
+      this.cohorts.push(cohort);
+    }
+    const out = new Array<TurnOutput>(states.length);
+    for (const cohort of this.cohorts) {
+      const mine = states.map((s, i) => ({ s, i })).filter(({ s }) => this.where.get(s.id) === cohort);
+      if (!mine.length) continue;
+      const B = cohort.gen.B;
+      const prompt: number[][] = Array.from({ length: B }, () => []);
+      const active = new Array<boolean>(B).fill(false);
+      const budget = new Array<number>(B).fill(0);
+      for (const { s } of mine) {
+        const b = cohort.rows.get(s.id)!;
+        if (!s.tokenIds) throw new Error('the model policy needs episodes rendered with a tokenizer (token ids)');
+        const have = cohort.gen.len[b]!;
+        if (s.tokenIds.length < have) throw new Error(`episode ${s.id}: the context shrank from ${have} to ${s.tokenIds.length} tokens`);
+        prompt[b] = s.tokenIds.slice(have);
+        active[b] = true;
+        // Leave room in the cache for the turn's tokens.
+        budget[b] = Math.max(1, Math.min(s.maxTokens, this.opts.contextTokens - s.tokenIds.length - 1));
+      }
+      const gens = await cohort.gen.generate(prompt, { ...this.opts.sampling, seed: cohort.seed, maxTokens: budget, stopIds: this.opts.stopIds, active });
+      for (const { s, i } of mine) {
+        const g = gens[cohort.rows.get(s.id)!]!;
+        const body = this.opts.stopIds.includes(g.ids.at(-1)!) ? g.ids.slice(0, -1) : g.ids;
+        out[i] = { text: this.tokenizer.decode(body), tokenIds: g.ids, logprobs: g.logprobs, finish: g.finish === 'stop' ? 'stop' : 'length' };
+      }
+    }
+    return out;
+  }
+
+  release(id: string): void {
+    const cohort = this.where.get(id);
+    if (!cohort) return;
+    this.where.delete(id);
+    cohort.rows.delete(id);
+    if (cohort.rows.size === 0) {
+      cohort.gen.dispose();
+      this.cohorts = this.cohorts.filter((c) => c !== cohort);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+// The phases of the paper's pipeline on our model: behaviour cloning on scripted-expert episodes
+// (base of from-scratch presets), RFT (keep the policy's own successes, SFT on them with
+// format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL,
+// optional stage 2 with the curriculum), and evaluation (pass@1 mean ± std over K samples, pass@K).
+import type { EpisodeOptions } from '../agent/episode.ts';
+import { ExpertPolicy } from '../agent/expert.ts';
+import type { Trajectory } from '../agent/trajectory.ts';
+import type { Tokenizer } from '../model/tokenizer.ts';
+import type { Transformer } from '../model/transformer.ts';
+import type { Backend } from '../ops/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { Rng } from '../random.ts';
+import type { SandboxFactory } from '../sandbox/types.ts';
+import type { MetricRecord } from '../store/types.ts';
+import type { Task } from '../tasks/schema.ts';
+import { dynamicSample, groupAdvantages } from './advantages.ts';
+import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, solved } from './collect.ts';
+import type { RunConfig } from './config.ts';
+import { Curriculum } from './curriculum.ts';
+import { ModelPolicy } from './model-policy.ts';
+import { AdamW } from './optimizer.ts';
+import { packEpisodes, type EpisodeTokens } from './pack.ts';
+import { passStats, type PassStats } from './passk.ts';
+import { cosineWithWarmup } from './schedule.ts';
+import { dapoStep, sftStep, type StepMetrics } from './steps.ts';
+
+export interface Progress {
+  phase: string;
+  /** What is being done: "rollouts", "update", "eval", "expert". */
+  stage: string;
+  done: number;
+  total: number;
+}
+
+export interface PhaseContext<T extends Tensor> {
+  cfg: RunConfig;
+  be: Backend<T>;
+  model: Transformer<T>;
+  tokenizer: Tokenizer;
+  stopIds: number[];
+  sandbox: SandboxFactory;
+  train: readonly Task[];
+  test: readonly Task[];
+  episodes: EpisodeOptions;
+  /** Record metrics rows (store + listeners). */
+  log(rows: MetricRecord[]): Promise<void>;
+  trajectories(phase: string, step: number, ts: Trajectory[]): Promise<void>;
+  progress(p: Progress): void;
+  /** Checked between steps; a truthy answer ends the phase early at a step boundary. */
+  shouldStop(): boolean;
+}
+
+export const newOptimizer = <T extends Tensor>(ctx: PhaseContext<T>) =>
+  new AdamW(ctx.be, ctx.model.params, new Map([...ctx.model.params].map(([n, p]) => [n, ctx.be.zeros(p.shape, 'f32', `grad:${n}`)])), {
+    beta1: ctx.cfg.optim.beta1, beta2: ctx.cfg.optim.beta2, eps: ctx.cfg.optim.eps, weightDecay: ctx.cfg.optim.weightDecay, maxGradNorm: ctx.cfg.optim.maxGradNorm,
+  });
+
+const modelPolicy = <T extends Tensor>(ctx: PhaseContext<T>, seed: number, version: number, temperature = 1) =>
+  new ModelPolicy(ctx.model, ctx.tokenizer, { contextTokens: ctx.episodes.contextTokens + ctx.episodes.actionTokens, stopIds: ctx.stopIds, sampling: { temperature }, seed, name: 'model', version });
+
+const rowLength = (eps: readonly EpisodeTokens[]) => Math.max(8, ...eps.map((e) => e.ids.length));
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+function averageSteps(ms: StepMetrics[]): Record<string, number> {
+  const keys = ['loss', 'gradNorm', 'entropy', 'clipFracLow', 'clipFracHigh', 'approxKl', 'logpDrift'] as const;
+  const names: Record<string, string> = { gradNorm: 'grad_norm', clipFracLow: 'clipfrac_low', clipFracHigh: 'clipfrac_high', approxKl: 'approx_kl', logpDrift: 'logp_drift' };
+  const out: Record<string, number> = {};
+  for (const k of keys) {
+    const xs = ms.map((m) => m[k]).filter((v): v is number => v !== undefined);
+    if (xs.length) out[names[k] ?? k] = mean(xs);
+  }
+  return out;
+}
+
+/** SFT over episodes for `epochs` in batches, cosine schedule with warm-up; returns step metrics. */
+async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number }): Promise<void> {
+  const opt = newOptimizer(ctx);
+  const perEpoch = Math.ceil(eps.length / o.batch);
+  const total = o.epochs * perEpoch;
+  let step = 0;
+  for (let e = 0; e < o.epochs; e++) {
+    const order = new Rng(seedFor(o.seed, phase, 'epoch', e)).shuffle(eps.map((_, i) => i));
+    for (let b = 0; b < perEpoch; b++) {
+      if (ctx.shouldStop()) return;
+      const batch = order.slice(b * o.batch, (b + 1) * o.batch).map((i) => eps[i]!);
+      if (!batch.some((x) => x.mask.some(Boolean))) continue;
+      const t0 = performance.now();
+      const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch)), lr);
+      const secs = (performance.now() - t0) / 1000;
+      await ctx.log([{ phase, step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing: { train_s: secs, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs } }]);
+      ctx.progress({ phase, stage: 'update', done: ++step, total });
+    }
+  }
+}
+
+/** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
+export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
+  const { cfg } = ctx;
+  const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
+  const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise });
+  const ts = await collect(specs, () => expert, ctx.sandbox, ctx.episodes, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
+  await ctx.trajectories('bc', 0, ts);
+  await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
+  const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
+  await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+}
+
+/** RFT: K episodes per training task from the current policy; SFT on the successful ones. */
+export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
+  const { cfg } = ctx;
+  const K = cfg.rft.samplesPerTask;
+  const specs = ctx.train.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0), ctx.sandbox, ctx.episodes, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+  await ctx.trajectories('rft', 0, ts);
+  const kept = ts.filter(solved);
+  await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: kept.length }, timing: rolloutTiming(ts) }]);
+  if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
+  const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true }));
+  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+}
+
+export interface DapoState {
+  iteration: number;
+  optimizerStep: number;
+  curriculum: Curriculum;
+}
+
+interface Group {
+  task: Task;
+  trajs: Trajectory[];
+  rewards: number[];
+}
+
+/** One DAPO iteration (stage 1 or 2): groups, dynamic sampling, mini-batch updates; returns metrics. */
+export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord> {
+  const { cfg } = ctx;
+  const it = st.iteration, G = cfg.dapo.groupSize, target = cfg.dapo.tasksPerIteration;
+  let pool = [...ctx.train];
+  if (stage === 2) {
+    const f = st.curriculum.filter(pool.map((t) => t.instance_id), cfg.dapo.curriculumSolvedFraction);
+    const keep = new Set(f.kept);
+    if (keep.size) pool = pool.filter((t) => keep.has(t.instance_id));
+  }
+  const episodes = stage === 2 ? { ...ctx.episodes, maxTurns: cfg.dapo.stage2MaxTurns, contextTokens: cfg.dapo.stage2ContextTokens } : ctx.episodes;
+  const t0 = performance.now();
+  let generated: Trajectory[] = [];
+  const ds = await dynamicSample<Group>(
+    target,
+    async (count, round) => {
+      const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
+      const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
+      const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), st.optimizerStep), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
+      generated = generated.concat(ts);
+      return tasks.map((task, g) => {
+        const trajs = ts.slice(g * G, (g + 1) * G);
+        return { task, trajs, rewards: trajs.map((t) => t.reward.total) };
+      });
+    },
+    { enabled: cfg.dapo.filterGroups, mode: cfg.dapo.filterMode as 'refill' | 'shrink', maxRounds: cfg.dapo.maxGenBatches },
+  );
+  const rolloutS = (performance.now() - t0) / 1000;
+  for (const t of generated) st.curriculum.record(t.task_id, solved(t));
+  await ctx.trajectories(`dapo${stage === 2 ? '2' : ''}`, it, generated);
+  // Episodes with their group advantage; mini-batches in a fixed order.
+  const eps = ds.kept.flatMap((g) => {
+    const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps);
+    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, advantage: adv[i]! }));
+  });
+  const steps: StepMetrics[] = [];
+  const t1 = performance.now();
+  const clip = { epsLow: cfg.dapo.clipRatioLow, epsHigh: stage === 2 ? cfg.dapo.stage2ClipRatioHigh : cfg.dapo.clipRatioHigh };
+  if (eps.length) {
+    const order = new Rng(seedFor(cfg.seed, 'dapo-minibatch', it)).shuffle(eps.map((_, i) => i));
+    const nb = Math.min(cfg.dapo.optimizerSteps, eps.length);
+    for (let b = 0; b < nb; b++) {
+      const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
+      if (!mb.some((e) => e.mask.some(Boolean))) continue;
+      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), cfg.dapo.lr, clip));
+      st.optimizerStep++;
+    }
+  }
+  const trainS = (performance.now() - t1) / 1000;
+  const timing = rolloutTiming(generated);
+  return {
+    phase: stage === 2 ? 'dapo2' : 'dapo',
+    step: it,
+    values: {
+      ...rolloutMetrics(generated),
+      groups_kept: ds.kept.length,
+      groups_dropped_frac: ds.generated ? ds.dropped / ds.generated : 0,
+      generation_rounds: ds.rounds,
+      ...averageSteps(steps),
+      optimizer_steps: steps.length,
+    },
+    timing: {
+      rollout_s: rolloutS, train_s: trainS, sandbox_s: timing.sandbox_s,
+      gen_tokens_per_s: timing.action_tokens / Math.max(1e-9, timing.policy_s),
+      train_tokens_per_s: eps.reduce((a, e) => a + e.ids.length, 0) / Math.max(1e-9, trainS),
+    },
+  };
+}
+
+/** pass@1 (mean ± std over K samples per held-out task) and pass@K on the test split. */
+export async function evaluate<T extends Tensor>(ctx: PhaseContext<T>, phase: string): Promise<{ stats: PassStats; trajectories: Trajectory[] }> {
+  const { cfg } = ctx;
+  const K = cfg.eval.samples;
+  const specs = ctx.test.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'eval', task.instance_id, k) })));
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'eval-policy', phase, b), 0, cfg.eval.temperature), ctx.sandbox, ctx.episodes, K, (done, total) => ctx.progress({ phase, stage: 'eval', done, total }));
+  const byTask = ctx.test.map((_, i) => ts.slice(i * K, (i + 1) * K).map(solved));
+  return { stats: passStats(byTask), trajectories: ts };
+}

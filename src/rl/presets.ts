@@ -1,0 +1,58 @@
+// Run presets: named override layers over the config defaults (config.ts), resolved as
+// defaults ← preset ← --set. `micro` learns on a CPU-only machine in minutes (shortest tasks,
+// short episodes); `tiny` is the in-browser default on a laptop GPU.
+import type { ConfigValue } from './config.ts';
+
+export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
+  micro: {
+    description: 'from-scratch micro model (0.16 M parameters) on the shortest tasks; CPU-only machines, minutes',
+    overrides: {
+      'model.preset': 'micro',
+      'model.lr': 3e-3,
+      'tasks.maxTrain': 24,
+      'tasks.maxTest': 12,
+      'agent.maxTurns': 10,
+      'agent.contextTokens': 2048,
+      'agent.observationTokens': 192,
+      'agent.actionTokens': 160,
+      'reward.lengthThreshold': 7,
+      'bc.episodes': 96,
+      'bc.epochs': 3,
+      'bc.expertNoise': 0.2,
+      'rft.samplesPerTask': 2,
+      'rft.lr': 1e-3,
+      'rft.batchEpisodes': 8,
+      'dapo.iterations': 4,
+      'dapo.tasksPerIteration': 4,
+      'dapo.groupSize': 4,
+      'dapo.lr': 3e-4,
+      'dapo.optimizerSteps': 2,
+      'eval.samples': 4,
+      'run.checkpointEvery': 2,
+    },
+  },
+  tiny: {
+    description: 'from-scratch tiny model (4.9 M parameters); the in-browser default on a laptop GPU',
+    overrides: {
+      'model.preset': 'tiny',
+      'model.lr': 1e-3,
+      'tasks.maxTrain': 200,
+      'tasks.maxTest': 40,
+      'agent.maxTurns': 16,
+      'agent.contextTokens': 4096,
+      'agent.observationTokens': 384,
+      'agent.actionTokens': 256,
+      'reward.lengthThreshold': 10,
+      'bc.episodes': 800,
+      'bc.epochs': 4,
+      'rft.samplesPerTask': 4,
+      'rft.lr': 5e-4,
+      'dapo.iterations': 30,
+      'dapo.tasksPerIteration': 8,
+      'dapo.groupSize': 8,
+      'dapo.lr': 1e-4,
+      'dapo.optimizerSteps': 4,
+      'eval.samples': 8,
+    },
+  },
+};

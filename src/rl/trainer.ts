@@ -1,0 +1,174 @@
+// The pipeline driver: base → RFT → DAPO (stages 1 and 2) → evaluation after each phase, from one
+// resolved config, resumable. Every random choice comes from seedFor(config.seed, …), and state is
+// checkpointed at phase ends and every run.checkpointEvery DAPO iterations (weights, AdamW moments,
+// curriculum tallies, results so far), so a resumed run reproduces an uninterrupted one's metrics
+// (wall-clock timings aside).
+import { episodeOptions } from '../agent/episode.ts';
+import { SYSTEM_PROMPT } from '../agent/prompt.ts';
+import { chatFormatFor } from '../agent/render.ts';
+import { trainBpe } from '../model/bpe.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { initParams } from '../model/init.ts';
+import { downloadParams, uploadParams } from '../model/params.ts';
+import { micro, tiny, type ModelPreset } from '../model/presets.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import type { Backend } from '../ops/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import type { SandboxFactory } from '../sandbox/types.ts';
+import type { MetricRecord, RunStore, TrainerState } from '../store/types.ts';
+import type { Task } from '../tasks/schema.ts';
+import type { RunConfig } from './config.ts';
+import { Curriculum } from './curriculum.ts';
+import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress } from './phases.ts';
+
+export interface PhaseRow {
+  phase: 'base' | 'rft' | 'dapo';
+  'pass@1': number;
+  'pass@1_std': number;
+  'pass@k': number;
+  k: number;
+  tasks: number;
+  wall_s: number;
+}
+
+export interface TrainerEvents {
+  progress?(p: Progress): void;
+  metrics?(rows: MetricRecord[]): void;
+  /** Asked between steps: stop at the next step boundary (the run stays resumable). */
+  shouldStop?(): boolean;
+}
+
+export interface TrainerEnv<T extends Tensor> {
+  be: Backend<T>;
+  sandbox: SandboxFactory;
+  store: RunStore;
+  train: readonly Task[];
+  test: readonly Task[];
+  events?: TrainerEvents;
+}
+
+export interface TrainResult {
+  phases: PhaseRow[];
+  stopped: boolean;
+  resumedFrom?: { phase: string; step: number };
+}
+
+export const MODEL_PRESETS: Record<string, ModelPreset> = { micro, tiny };
+
+/** Text the from-scratch tokenizer is trained on: the system prompt and the training tasks. */
+function tokenizerCorpus(train: readonly Task[]): string[] {
+  return [SYSTEM_PROMPT, ...train.flatMap((t) => [t.problem_statement, ...Object.values(t.files)])];
+}
+
+interface Loaded<T extends Tensor> {
+  config: ModelConfig;
+  tokenizer: Tokenizer;
+  tokenizerFiles: { json: object; config: object };
+  model: Transformer<T>;
+}
+
+async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, params?: Map<string, Float32Array>): Promise<Loaded<T>> {
+  const preset = MODEL_PRESETS[cfg.model.preset];
+  if (!preset) throw new Error(`model.preset "${cfg.model.preset}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')})`);
+  let files = await env.store.readJson<{ json: object; config: object }>('tokenizer-files.json');
+  if (!files) {
+    const bpe = trainBpe(tokenizerCorpus(env.train), { vocabSize: preset.tokenizerVocab });
+    files = { json: bpe.tokenizerJson, config: bpe.tokenizerConfig };
+    await env.store.writeJson('tokenizer-files.json', files);
+  }
+  const tokenizer = Tokenizer.fromJson(files.json, files.config);
+  const config = preset.config;
+  const values = params ?? initParams(config, cfg.seed);
+  return { config, tokenizer, tokenizerFiles: files, model: new Transformer(env.be, config, uploadParams(env.be, config, values)) };
+}
+
+export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>): Promise<TrainResult> {
+  const { store } = env;
+  const ck = await store.loadCheckpoint();
+  let state: TrainerState = ck?.state ?? { phase: 'base', step: 0, done: [], metricsCount: 0, optimizerStep: 0, extra: {} };
+  if (ck) await store.truncateMetrics(state.metricsCount);
+  const loaded = await setupModel(cfg, env, ck?.params);
+  const { model, tokenizer } = loaded;
+  const eot = tokenizer.tokenToId('<|im_end|>');
+  const stopIds = [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])];
+  let metricsCount = state.metricsCount;
+  const rows = (state.extra.results as PhaseRow[] | undefined) ?? [];
+  const stop = () => env.events?.shouldStop?.() ?? false;
+  const ctx: PhaseContext<T> = {
+    cfg, be: env.be, model, tokenizer, stopIds, sandbox: env.sandbox, train: env.train, test: env.test,
+    episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
+    async log(r) {
+      await store.appendMetrics(r);
+      metricsCount += r.length;
+      env.events?.metrics?.(r);
+    },
+    trajectories: (phase, step, ts) => store.writeTrajectories(phase, step, ts),
+    progress: (p) => env.events?.progress?.(p),
+    shouldStop: stop,
+  };
+  const checkpoint = async (s: TrainerState, adam?: { m: Map<string, T>; v: Map<string, T> }) => {
+    state = { ...s, metricsCount, extra: { ...s.extra, results: rows } };
+    await store.saveCheckpoint({
+      state,
+      params: await downloadParams(env.be, model.params),
+      ...(adam ? { adamM: await downloadParams(env.be, adam.m), adamV: await downloadParams(env.be, adam.v) } : {}),
+      model: { config: loaded.config, tokenizerJson: loaded.tokenizerFiles.json, tokenizerConfig: loaded.tokenizerFiles.config },
+    });
+  };
+  const result: TrainResult = { phases: rows, stopped: false, ...(ck ? { resumedFrom: { phase: state.phase, step: state.step } } : {}) };
+  const phases = String(cfg.run.phases).split(',').map((s) => s.trim()) as PhaseRow['phase'][];
+
+  for (const phase of phases) {
+    if (state.done.includes(phase)) continue;
+    const t0 = performance.now();
+    const resumeStep = state.phase === phase ? state.step : 0;
+    if (phase === 'base') await behaviourCloning(ctx);
+    if (phase === 'rft') await rejectionFineTuning(ctx);
+    if (phase === 'dapo') {
+      const opt = newOptimizer(ctx);
+      const dst = { iteration: resumeStep, optimizerStep: 0, curriculum: new Curriculum() };
+      if (resumeStep > 0 && ck) {
+        if (ck.adamM && ck.adamV) {
+          for (const [n, m] of opt.m) env.be.free(m), opt.m.set(n, env.be.fromArray(ck.adamM.get(n)!, m.shape, `adam.m:${n}`));
+          for (const [n, v] of opt.v) env.be.free(v), opt.v.set(n, env.be.fromArray(ck.adamV.get(n)!, v.shape, `adam.v:${n}`));
+        }
+        opt.step = state.optimizerStep;
+        dst.optimizerStep = state.optimizerStep;
+        dst.curriculum = Curriculum.fromJSON((state.extra.curriculum as Record<string, { attempts: number; solved: number }>) ?? {});
+      }
+      const total = cfg.dapo.iterations + cfg.dapo.stage2Iterations;
+      for (; dst.iteration < total; dst.iteration++) {
+        if (stop()) break;
+        const stage = dst.iteration < cfg.dapo.iterations ? 1 : 2;
+        const row = await dapoIteration(ctx, opt, dst, stage);
+        await ctx.log([row]);
+        ctx.progress({ phase: 'dapo', stage: 'iterations', done: dst.iteration + 1, total });
+        opt.step = dst.optimizerStep;
+        if ((dst.iteration + 1) % cfg.run.checkpointEvery === 0 && dst.iteration + 1 < total) {
+          await checkpoint({ phase: 'dapo', step: dst.iteration + 1, done: state.done, metricsCount, optimizerStep: dst.optimizerStep, extra: { curriculum: dst.curriculum.toJSON() } }, opt);
+        }
+      }
+    }
+    if (stop()) {
+      result.stopped = true;
+      return result;
+    }
+    const ev = await evaluate(ctx, phase);
+    await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
+    const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
+    rows.push(row);
+    await ctx.log([{ phase: `eval-${phase}`, step: 0, values: { 'pass@1': row['pass@1'], 'pass@1_std': row['pass@1_std'], 'pass@k': row['pass@k'] } }]);
+    await checkpoint({ phase, step: 0, done: [...state.done, phase], metricsCount, optimizerStep: 0, extra: {} });
+  }
+  await store.writeJson('results.json', { phases: rows });
+  return result;
+}
+
+/** The paper-style table: phase, pass@1 ± std, pass@K, wall time. */
+export function resultsTable(rows: readonly PhaseRow[]): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  const lines = ['| phase | pass@1 (mean ± std) | pass@K | K | test tasks | wall time |', '|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.phase} | ${pct(r['pass@1'])} ± ${pct(r['pass@1_std'])} | ${pct(r['pass@k'])} | ${r.k} | ${r.tasks} | ${r.wall_s.toFixed(0)} s |`);
+  return lines.join('\n');
+}

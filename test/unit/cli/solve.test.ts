@@ -1,0 +1,53 @@
+// `webswe solve` as a user runs it (a real node process through bin/webswe.js): the expert and a
+// replay file on a hand-written task, the JSON document, --all's summary, and one-line errors.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
+const TASKS = 'test/fixtures/tasks/handwritten.jsonl';
+const webswe = (...args: string[]) =>
+  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, 'solve', ...args], { encoding: 'utf8', timeout: 90_000, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
+      resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+describe.concurrent('webswe solve', () => {
+  it('--policy expert --json: one JSON trajectory with reward 1 and end_reason "submitted"', async () => {
+    const r = await webswe('--task', TASKS, '--id', 'clamp__1', '--policy', 'expert', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.end_reason).toBe('submitted');
+    expect(doc.reward).toMatchObject({ total: 1, tests: 1, length_penalty: 0 });
+    expect(doc.task_id).toBe('clamp__1');
+    expect(doc.turns.at(-1).command).toEqual({ name: 'submit' });
+    expect(doc.final_diff).toMatch(/\+ {2}if \(x > hi\) return hi;/);
+  });
+  it('--policy replay:FILE plays the file and prints the turns, the reward and the final diff', async () => {
+    const r = await webswe('--task', TASKS, '--index', '0', '--policy', 'replay:test/fixtures/agent/clamp1-replay.json');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/── turn 2: replace src\/clamp.js → ok/);
+    expect(r.stdout).toMatch(/═══ submitted after 4 turns · reward 1 /);
+    expect(r.stdout).toMatch(/── final diff ──\ndiff --git a\/src\/clamp.js b\/src\/clamp.js/);
+  });
+  it('--all --json: the success rate and mean turns over a task file', async () => {
+    const r = await webswe('--task', 'test/fixtures/agent/mutations.jsonl', '--all', '--policy', 'expert', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ total: 4, solved: 4, success_rate: 1, policy: 'expert(noise=0)' });
+    expect(doc.mean_turns).toBeGreaterThanOrEqual(5);
+    expect(doc.tasks).toHaveLength(4);
+  });
+  it.each([
+    [['--policy', 'wizard'], /^webswe: unknown policy "wizard"; use expert, replay:FILE .* or model:DIR\n$/],
+    [['--policy', 'model:runs/x'], /^webswe: --policy model:runs\/x: model policies arrive with the policy-model issue; use --policy expert or --policy replay:FILE for now\n$/],
+    [['--policy', 'replay:nope.json'], /^webswe: cannot read the replay file nope.json: no such file\n$/],
+    [['--index', '99'], /^webswe: --index 99 is out of range: .* has 10 valid tasks \(0-9\)\n$/],
+  ])('a bad argument (%j) is one line on stderr and a non-zero exit', async (args, message) => {
+    const r = await webswe('--task', TASKS, ...args);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.replace(/^webswe: skipping .*\n/, '')).toMatch(message);
+  });
+});
