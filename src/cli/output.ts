@@ -23,7 +23,7 @@ export async function runCommand(body: () => Promise<number | void>): Promise<vo
     process.exitCode = code ?? 0;
   } catch (e) {
     const err = e as Error;
-    const known = ['UserError', 'NoAdapterError', 'GpuOutOfMemoryError', 'GpuDeviceLostError', 'KernelCompileError'];
+    const known = ['UserError', 'NoAdapterError', 'GpuOutOfMemoryError', 'GpuDeviceLostError', 'KernelCompileError', 'ModelFileError', 'ConfigError', 'PathError', 'PatchError', 'CommandError'];
     if (known.includes(err.name) || process.env.WEBSWE_DEBUG === undefined) {
       process.stderr.write(`webswe: ${err.message}\n`);
       if (!known.includes(err.name)) process.stderr.write('(set WEBSWE_DEBUG=1 for the stack trace)\n');

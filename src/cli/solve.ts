@@ -13,6 +13,12 @@ import { chatFormatFor } from '../agent/render.ts';
 import { ReplayPolicy } from '../agent/replay.ts';
 import { renderTrajectory, type Trajectory } from '../agent/trajectory.ts';
 import { loadTokenizerDir } from '../model/tokenizer.node.ts';
+import { loadModelDir } from '../model/load.node.ts';
+import { uploadParams } from '../model/params.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import { ModelPolicy } from '../rl/model-policy.ts';
+import { openBackend } from './backend.ts';
 import { resolveConfig, type ConfigValue } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
@@ -71,6 +77,28 @@ function pickTasks(tasks: Task[], flags: SolveFlags, path: string): Task[] {
   return [tasks[i]!];
 }
 
+/** A model folder (config.json, model.safetensors, tokenizer files, e.g. a run's checkpoint/) as
+ *  the policy; its tokenizer also renders the episode (token arrays, budgets in tokens). */
+async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
+  const loaded = await loadModelDir(dir);
+  if (!loaded.tokenizerJson) throw new UserError(`--policy model:${dir}: the folder has no tokenizer.json (a model policy needs its tokenizer files)`);
+  const values = await loaded.weights.readModel(loaded.config);
+  await loaded.close();
+  flags.tokenizer ??= dir;
+  const tok = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
+  const { be } = await openBackend('auto');
+  const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
+  const eot = tok.tokenToId(chatFormatFor(tok).endOfTurn);
+  const cfg = resolveConfig({ 'agent.sandbox': flags.sandbox });
+  return new ModelPolicy(model, tok, {
+    contextTokens: cfg.agent.contextTokens + cfg.agent.actionTokens,
+    stopIds: [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])],
+    sampling: { temperature: 1 },
+    seed: int('--seed', flags.seed, 0),
+    name: `model:${dir}`,
+  });
+}
+
 async function makePolicy(flags: SolveFlags): Promise<Policy> {
   let spec;
   try {
@@ -84,7 +112,7 @@ async function makePolicy(flags: SolveFlags): Promise<Policy> {
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
     return new ExpertPolicy({ noise });
   }
-  if (spec.kind === 'model') throw new UserError(`--policy model:${spec.dir}: model policies arrive with the policy-model issue; use --policy expert or --policy replay:FILE for now`);
+  if (spec.kind === 'model') return modelPolicy(spec.dir, flags);
   let text: string;
   try {
     text = await readFile(spec.file, 'utf8');

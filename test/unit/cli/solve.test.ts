@@ -41,7 +41,7 @@ describe.concurrent('webswe solve', () => {
   });
   it.each([
     [['--policy', 'wizard'], /^webswe: unknown policy "wizard"; use expert, replay:FILE .* or model:DIR\n$/],
-    [['--policy', 'model:runs/x'], /^webswe: --policy model:runs\/x: model policies arrive with the policy-model issue; use --policy expert or --policy replay:FILE for now\n$/],
+    [['--policy', 'model:runs/x'], /^webswe: runs\/x: has no config.json: not a Hugging Face model folder\n$/],
     [['--policy', 'replay:nope.json'], /^webswe: cannot read the replay file nope.json: no such file\n$/],
     [['--index', '99'], /^webswe: --index 99 is out of range: .* has 10 valid tasks \(0-9\)\n$/],
   ])('a bad argument (%j) is one line on stderr and a non-zero exit', async (args, message) => {
