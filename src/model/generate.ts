@@ -119,6 +119,7 @@ export class KvGenerator<T extends Tensor> {
       const xNext = model.layerOut(i, post);
       for (const t of [x, att, post.xMid, post.h2, post.rstd2, post.g, post.u, post.s, pre.h1, pre.rstd1, pre.qRaw, pre.kRaw, pre.v, pre.q, pre.k]) be.free(t);
       if (pre.rstdQ) for (const t of [pre.rstdQ, pre.rstdK!, pre.qNormed!, pre.kNormed!]) be.free(t);
+      for (const t of new Set([...Object.values(pre.xa), ...Object.values(post.xa)])) be.free(t);
       x = xNext;
     }
     const lastT = be.fromArray(last, [B], 'gen.last');

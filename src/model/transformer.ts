@@ -5,6 +5,7 @@
 import type { Backend } from '../ops/backend.ts';
 import { numel, type Tensor } from '../ops/tensor.ts';
 import type { ModelConfig } from './config.ts';
+import { TARGET_MODULE, adapterNames, loraScale, type LoraConfig } from './lora.ts';
 
 /** A batch for training/scoring. ids, targets, positions: (N) i32; seg: (B, T) i32. */
 export interface PackedBatch<T extends Tensor> {
@@ -28,6 +29,8 @@ interface LayerActs<T extends Tensor> {
   qRaw: T; kRaw: T; rstdQ?: T; rstdK?: T; qNormed?: T; kNormed?: T;
   q: T; k: T; v: T; att: T; lse: T;
   xMid: T; h2: T; rstd2: T; g: T; u: T; s: T;
+  /** LoRA: s·x·Aᵀ (N, r) of each adapted module of the layer, kept for the backward. */
+  xa: Record<string, T>;
 }
 
 export interface ForwardState<T extends Tensor> {
@@ -40,13 +43,58 @@ export interface ForwardState<T extends Tensor> {
 
 export class Transformer<T extends Tensor> {
   readonly c: ModelConfig;
+  /** Modules (e.g. "self_attn.q_proj") that carry LoRA adapters, in every layer. */
+  readonly adapted: ReadonlySet<string>;
   constructor(
     readonly be: Backend<T>,
     config: ModelConfig,
-    /** Every parameter by Hugging Face name (expectedTensors order); lm_head absent when tied. */
+    /** Every parameter by Hugging Face name (expectedTensors order); lm_head absent when tied;
+     *  plus `<module>.lora_A.weight` / `lora_B.weight` of every adapted module under LoRA. */
     readonly params: Map<string, T>,
+    readonly lora?: LoraConfig,
   ) {
     this.c = config;
+    this.adapted = new Set(lora ? lora.targets.map((t) => TARGET_MODULE[t]) : []);
+  }
+
+  /** y = x·Wᵀ (+ b) (+ s·(x·Aᵀ)·Bᵀ under LoRA); returns s·x·Aᵀ as `xa` for the backward. */
+  project(i: number, module: string, x: T, withBias = false): { y: T; xa?: T } {
+    const { be } = this;
+    const name = layerName(i, module);
+    const y = be.matmul(x, this.p(`${name}.weight`), { transB: true, ...(withBias ? { bias: this.p(`${name}.bias`) } : {}) });
+    if (!this.adapted.has(module)) return { y };
+    const n = adapterNames(name);
+    const xa = be.matmul(x, this.p(n.A), { transB: true });
+    be.scale(xa, loraScale(this.lora!), xa);
+    be.matmul(xa, this.p(n.B), { transB: true, out: y, accumulate: true });
+    return { y, xa };
+  }
+
+  /**
+   * Backward of `project` given dy (N, out): gradients of what has a gradient buffer (W and b when
+   * trained, A and B under LoRA), and dx (N, in), added into `dx` when given.
+   */
+  projectBackward(i: number, module: string, dy: T, x: T, xa: T | undefined, grads: ReadonlyMap<string, T>, dx?: T, withBias = false): T {
+    const { be } = this;
+    const name = layerName(i, module);
+    const acc = { accumulate: true } as const;
+    const gW = grads.get(`${name}.weight`);
+    if (gW) be.matmul(dy, x, { transA: true, out: gW, ...acc });
+    const gb = withBias ? grads.get(`${name}.bias`) : undefined;
+    if (gb) be.colSum(dy, gb, true);
+    const out = dx ? (be.matmul(dy, this.p(`${name}.weight`), { out: dx, ...acc }), dx) : be.matmul(dy, this.p(`${name}.weight`));
+    if (xa) {
+      // y += (s·x·Aᵀ)·Bᵀ: dB += dyᵀ·xa; d(xa) = dy·B; dA += s·d(xa)ᵀ·x; dx += s·d(xa)·A.
+      const n = adapterNames(name);
+      const gB = grads.get(n.B), gA = grads.get(n.A);
+      if (gB) be.matmul(dy, xa, { transA: true, out: gB, ...acc });
+      const dxa = be.matmul(dy, this.p(n.B));
+      be.scale(dxa, loraScale(this.lora!), dxa);
+      if (gA) be.matmul(dxa, x, { transA: true, out: gA, ...acc });
+      be.matmul(dxa, this.p(n.A), { out, ...acc });
+      be.free(dxa);
+    }
+    return out;
   }
 
   p(name: string): T {
@@ -64,10 +112,15 @@ export class Transformer<T extends Tensor> {
     const P = (n: string) => this.p(layerName(i, n));
     const N = x.shape[0]!, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
     const { y: h1, rstd: rstd1 } = be.rmsnorm(x, P('input_layernorm.weight'), c.rmsNormEps);
-    const proj = (w: string, b: string) => be.matmul(h1, P(w), { transB: true, ...(c.qkvBias ? { bias: P(b) } : {}) });
-    const qRaw = proj('self_attn.q_proj.weight', 'self_attn.q_proj.bias');
-    const kRaw = proj('self_attn.k_proj.weight', 'self_attn.k_proj.bias');
-    const v = proj('self_attn.v_proj.weight', 'self_attn.v_proj.bias');
+    const xa: Record<string, T> = {};
+    const proj = (module: string) => {
+      const r = this.project(i, module, h1, c.qkvBias);
+      if (r.xa) xa[module] = r.xa;
+      return r.y;
+    };
+    const qRaw = proj('self_attn.q_proj');
+    const kRaw = proj('self_attn.k_proj');
+    const v = proj('self_attn.v_proj');
     let qPre = qRaw, kPre = kRaw, rstdQ: T | undefined, rstdK: T | undefined;
     if (c.qkNorm) {
       const qn = be.rmsnorm(view(qRaw, [N * NH, HS]), P('self_attn.q_norm.weight'), c.rmsNormEps);
@@ -76,20 +129,25 @@ export class Transformer<T extends Tensor> {
     }
     const q = be.rope(view(qPre, [N, NH, HS]), positions, c.ropeTheta);
     const k = be.rope(view(kPre, [N, NKV, HS]), positions, c.ropeTheta);
-    return { h1, rstd1, qRaw, kRaw, v, q, k, ...(c.qkNorm ? { rstdQ, rstdK, qNormed: qPre, kNormed: kPre } : {}) };
+    return { h1, rstd1, qRaw, kRaw, v, q, k, xa, ...(c.qkNorm ? { rstdQ, rstdK, qNormed: qPre, kNormed: kPre } : {}) };
   }
 
   /** After attention: output projection + residual, norm, gate/up, SwiGLU. att (N, NH·HS). */
-  attnOut(i: number, att: T, x: T) {
+  attnOut(i: number, att: T, x: T, xa: Record<string, T> = {}) {
     const { be, c } = this;
     const P = (n: string) => this.p(layerName(i, n));
-    const xMid = be.matmul(att, P('self_attn.o_proj.weight'), { transB: true });
+    const proj = (module: string, input: T) => {
+      const r = this.project(i, module, input);
+      if (r.xa) xa[module] = r.xa;
+      return r.y;
+    };
+    const xMid = proj('self_attn.o_proj', att);
     be.add(xMid, x, xMid);
     const { y: h2, rstd: rstd2 } = be.rmsnorm(xMid, P('post_attention_layernorm.weight'), c.rmsNormEps);
-    const g = be.matmul(h2, P('mlp.gate_proj.weight'), { transB: true });
-    const u = be.matmul(h2, P('mlp.up_proj.weight'), { transB: true });
+    const g = proj('mlp.gate_proj', h2);
+    const u = proj('mlp.up_proj', h2);
     const s = be.swiglu(g, u);
-    return { xMid, h2, rstd2, g, u, s };
+    return { xMid, h2, rstd2, g, u, s, xa };
   }
 
   /** x (N, C) → layer i's activations (what the backward needs), causal attention over segments. */
@@ -99,13 +157,14 @@ export class Transformer<T extends Tensor> {
     const pre = this.qkv(i, x, positions);
     const { out, lse } = this.be.attention(view(pre.q, [B, Tn, NH, HS]), view(pre.k, [B, Tn, NKV, HS]), view(pre.v, [B, Tn, NKV, HS]), seg);
     const att = view(out, [N, NH * HS]);
-    return { x, ...pre, att, lse, ...this.attnOut(i, att, x) };
+    return { x, ...pre, att, lse, ...this.attnOut(i, att, x, pre.xa) };
   }
 
   /** Layer output x (N, C) = xMid + s·Wdᵀ. */
-  layerOut(i: number, a: { s: T; xMid: T }): T {
-    const out = this.be.matmul(a.s, this.p(layerName(i, 'mlp.down_proj.weight')), { transB: true });
-    return this.be.add(out, a.xMid, out);
+  layerOut(i: number, a: { s: T; xMid: T; xa?: Record<string, T> }): T {
+    const r = this.project(i, 'mlp.down_proj', a.s);
+    if (r.xa && a.xa) a.xa['mlp.down_proj'] = r.xa;
+    return this.be.add(r.y, a.xMid, r.y);
   }
 
   /** Hidden states after every layer and the final norm: (N, C). Keeps activations for backward. */
@@ -130,39 +189,34 @@ export class Transformer<T extends Tensor> {
    */
   backward(st: ForwardState<T>, dlogp: T, grads: ReadonlyMap<string, T>, dentropy?: T): void {
     const { be, c } = this;
-    const G = (n: string) => {
-      const g = grads.get(n);
-      if (!g) throw new Error(`no gradient buffer for ${n}`);
-      return g;
-    };
+    // Parameters without a gradient buffer are frozen (LoRA: everything but the adapters). The
+    // norms' backward always accumulates a dw: frozen ones get a scratch buffer.
+    const scratch: T[] = [];
+    const dw = (name: string, D: number) => grads.get(name) ?? (scratch.push(be.zeros([D], 'f32', 'dw.frozen')), scratch.at(-1)!);
     const acc = { accumulate: true } as const;
     const { batch } = st;
-    const N = batch.B * batch.T, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const N = batch.B * batch.T, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim, C = c.hiddenSize;
     const dlogits = be.logprobsBackward(st.logits, batch.targets, st.lse, st.entropy, dlogp, dentropy, st.logits);
     // lm head: logits = hF · Wᵀ → dhF = dlogits · W; dW += dlogitsᵀ · hF.
-    const lmName = c.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight';
+    const gLm = grads.get(c.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight');
     const dhF = be.matmul(dlogits, this.lmHead);
-    be.matmul(dlogits, st.hF, { transA: true, out: G(lmName), ...acc });
-    const dx = be.rmsnormBackward(dhF, st.xFinal, this.p('model.norm.weight'), st.rstdF, G('model.norm.weight'));
+    if (gLm) be.matmul(dlogits, st.hF, { transA: true, out: gLm, ...acc });
+    const dx = be.rmsnormBackward(dhF, st.xFinal, this.p('model.norm.weight'), st.rstdF, dw('model.norm.weight', C));
     for (const t of [dlogits, dhF, st.hF, st.rstdF, st.lse, st.entropy, st.logp]) be.free(t);
 
     for (let i = c.numLayers - 1; i >= 0; i--) {
       const a = st.layers[i]!;
       const P = (n: string) => this.p(layerName(i, n));
-      const GL = (n: string) => G(layerName(i, n));
+      const back = (module: string, dy: T, x: T, into?: T, bias = false) => this.projectBackward(i, module, dy, x, a.xa[module], grads, into, bias);
       // MLP: x = xMid + s·Wdᵀ.
-      const ds = be.matmul(dx, P('mlp.down_proj.weight'));
-      be.matmul(dx, a.s, { transA: true, out: GL('mlp.down_proj.weight'), ...acc });
+      const ds = back('mlp.down_proj', dx, a.s);
       const { dgate, dup } = be.swigluBackward(ds, a.g, a.u);
-      be.matmul(dgate, a.h2, { transA: true, out: GL('mlp.gate_proj.weight'), ...acc });
-      be.matmul(dup, a.h2, { transA: true, out: GL('mlp.up_proj.weight'), ...acc });
-      const dh2 = be.matmul(dgate, P('mlp.gate_proj.weight'));
-      be.matmul(dup, P('mlp.up_proj.weight'), { out: dh2, ...acc });
+      const dh2 = back('mlp.gate_proj', dgate, a.h2);
+      back('mlp.up_proj', dup, a.h2, dh2);
       // dx (the residual) now holds dxMid += rmsnorm backward of dh2.
-      be.rmsnormBackward(dh2, a.xMid, P('post_attention_layernorm.weight'), a.rstd2, GL('post_attention_layernorm.weight'), { accumulateDx: dx });
+      be.rmsnormBackward(dh2, a.xMid, P('post_attention_layernorm.weight'), a.rstd2, dw(layerName(i, 'post_attention_layernorm.weight'), C), { accumulateDx: dx });
       // Attention: xMid = x + att·Woᵀ.
-      const datt = be.matmul(dx, P('self_attn.o_proj.weight'));
-      be.matmul(dx, a.att, { transA: true, out: GL('self_attn.o_proj.weight'), ...acc });
+      const datt = back('self_attn.o_proj', dx, a.att);
       const B = batch.B, Tn = batch.T;
       const { dq, dk, dv } = be.attentionBackward(
         view(a.q, [B, Tn, NH, HS]), view(a.k, [B, Tn, NKV, HS]), view(a.v, [B, Tn, NKV, HS]),
@@ -171,32 +225,26 @@ export class Transformer<T extends Tensor> {
       let dqPre = be.rope(view(dq, [N, NH, HS]), batch.positions, c.ropeTheta, { inverse: true });
       let dkPre = be.rope(view(dk, [N, NKV, HS]), batch.positions, c.ropeTheta, { inverse: true });
       if (c.qkNorm) {
-        const dqr = be.rmsnormBackward(view(dqPre, [N * NH, HS]), view(a.qRaw, [N * NH, HS]), P('self_attn.q_norm.weight'), a.rstdQ!, GL('self_attn.q_norm.weight'));
-        const dkr = be.rmsnormBackward(view(dkPre, [N * NKV, HS]), view(a.kRaw, [N * NKV, HS]), P('self_attn.k_norm.weight'), a.rstdK!, GL('self_attn.k_norm.weight'));
+        const dqr = be.rmsnormBackward(view(dqPre, [N * NH, HS]), view(a.qRaw, [N * NH, HS]), P('self_attn.q_norm.weight'), a.rstdQ!, dw(layerName(i, 'self_attn.q_norm.weight'), HS));
+        const dkr = be.rmsnormBackward(view(dkPre, [N * NKV, HS]), view(a.kRaw, [N * NKV, HS]), P('self_attn.k_norm.weight'), a.rstdK!, dw(layerName(i, 'self_attn.k_norm.weight'), HS));
         be.free(dqPre); be.free(dkPre);
         dqPre = dqr; dkPre = dkr;
       }
       const dqf = view(dqPre, [N, NH * HS]), dkf = view(dkPre, [N, NKV * HS]), dvf = view(dv, [N, NKV * HS]);
-      if (c.qkvBias) {
-        be.colSum(dqf, GL('self_attn.q_proj.bias'), true);
-        be.colSum(dkf, GL('self_attn.k_proj.bias'), true);
-        be.colSum(dvf, GL('self_attn.v_proj.bias'), true);
-      }
-      be.matmul(dqf, a.h1, { transA: true, out: GL('self_attn.q_proj.weight'), ...acc });
-      be.matmul(dkf, a.h1, { transA: true, out: GL('self_attn.k_proj.weight'), ...acc });
-      be.matmul(dvf, a.h1, { transA: true, out: GL('self_attn.v_proj.weight'), ...acc });
-      const dh1 = be.matmul(dqf, P('self_attn.q_proj.weight'));
-      be.matmul(dkf, P('self_attn.k_proj.weight'), { out: dh1, ...acc });
-      be.matmul(dvf, P('self_attn.v_proj.weight'), { out: dh1, ...acc });
-      be.rmsnormBackward(dh1, a.x, P('input_layernorm.weight'), a.rstd1, GL('input_layernorm.weight'), { accumulateDx: dx });
+      const dh1 = back('self_attn.q_proj', dqf, a.h1, undefined, c.qkvBias);
+      back('self_attn.k_proj', dkf, a.h1, dh1, c.qkvBias);
+      back('self_attn.v_proj', dvf, a.h1, dh1, c.qkvBias);
+      be.rmsnormBackward(dh1, a.x, P('input_layernorm.weight'), a.rstd1, dw(layerName(i, 'input_layernorm.weight'), C), { accumulateDx: dx });
       for (const t of [ds, dgate, dup, dh2, datt, dq, dk, dv, dqPre, dkPre, dh1]) be.free(t);
-      for (const t of [a.h1, a.rstd1, a.qRaw, a.kRaw, a.q, a.k, a.v, a.att, a.lse, a.xMid, a.h2, a.rstd2, a.g, a.u, a.s]) be.free(t);
+      for (const t of [a.h1, a.rstd1, a.qRaw, a.kRaw, a.q, a.k, a.v, a.att, a.lse, a.xMid, a.h2, a.rstd2, a.g, a.u, a.s, ...Object.values(a.xa)]) be.free(t);
       if (a.rstdQ) for (const t of [a.rstdQ, a.rstdK!, a.qNormed!, a.kNormed!]) be.free(t);
       if (i > 0) be.free(a.x); // layer 0's input is the embedding output, freed below
     }
-    be.embeddingBackward(batch.ids, dx, G('model.embed_tokens.weight'));
+    const gE = grads.get('model.embed_tokens.weight');
+    if (gE) be.embeddingBackward(batch.ids, dx, gE);
     be.free(st.layers[0]!.x);
     be.free(st.xFinal);
     be.free(dx);
+    for (const t of scratch) be.free(t);
   }
 }
