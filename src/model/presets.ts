@@ -6,7 +6,7 @@ import { freezeConfig, type ModelConfig } from './config.ts';
 import { SPECIAL_TOKENS } from './bpe.ts';
 
 export interface ModelPreset {
-  readonly name: 'micro' | 'tiny';
+  readonly name: 'nano' | 'micro' | 'tiny';
   readonly description: string;
   readonly config: ModelConfig;
   /** Vocabulary the BPE trainer is asked for (specials + 256 bytes + merges); ≤ config.vocabSize. */
@@ -64,4 +64,22 @@ export const tiny: ModelPreset = Object.freeze({
   }),
 });
 
-export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({ micro, tiny });
+/** ≈ 30 k parameters: a smoke-test model (pipeline tests, resume/determinism checks); learns nothing useful. */
+export const nano: ModelPreset = Object.freeze({
+  name: 'nano',
+  description: '1 layer, C 32, 2 heads (1 KV) of 16, vocab 512: tests and smoke runs',
+  tokenizerVocab: 512,
+  config: freezeConfig({
+    ...common,
+    vocabSize: 512,
+    hiddenSize: 32,
+    intermediateSize: 64,
+    numLayers: 1,
+    numHeads: 2,
+    numKvHeads: 1,
+    headDim: 16,
+    maxPositionEmbeddings: 4096,
+  }),
+});
+
+export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({ nano, micro, tiny });

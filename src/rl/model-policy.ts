@@ -76,10 +76,26 @@ export class ModelPolicy<T extends Tensor> implements Policy {
       for (const { s, i } of mine) {
         const g = gens[cohort.rows.get(s.id)!]!;
         const body = this.opts.stopIds.includes(g.ids.at(-1)!) ? g.ids.slice(0, -1) : g.ids;
-        out[i] = { text: this.tokenizer.decode(body), tokenIds: g.ids, logprobs: g.logprobs, finish: g.finish === 'stop' ? 'stop' : 'length' };
+        out[i] = { text: this.decode(body), tokenIds: g.ids, logprobs: g.logprobs, finish: g.finish === 'stop' ? 'stop' : 'length' };
       }
     }
     return out;
+  }
+
+  /** Text of sampled ids; an id the tokenizer lacks (a model vocabulary padded beyond it, as
+   *  Qwen's is) reads as U+FFFD rather than failing the whole batch. */
+  private decode(ids: readonly number[]): string {
+    try {
+      return this.tokenizer.decode(ids);
+    } catch {
+      return ids.map((id) => {
+        try {
+          return this.tokenizer.decode([id]);
+        } catch {
+          return '\ufffd';
+        }
+      }).join('');
+    }
   }
 
   release(id: string): void {

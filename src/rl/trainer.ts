@@ -7,10 +7,10 @@ import { episodeOptions } from '../agent/episode.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { chatFormatFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
-import type { ModelConfig } from '../model/config.ts';
+import { freezeConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
-import { micro, tiny, type ModelPreset } from '../model/presets.ts';
+import { MODEL_PRESETS as PRESETS, type ModelPreset } from '../model/presets.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
@@ -54,7 +54,7 @@ export interface TrainResult {
   resumedFrom?: { phase: string; step: number };
 }
 
-export const MODEL_PRESETS: Record<string, ModelPreset> = { micro, tiny };
+export const MODEL_PRESETS: Readonly<Record<string, ModelPreset>> = PRESETS;
 
 /** Text the from-scratch tokenizer is trained on: the system prompt and the training tasks. */
 function tokenizerCorpus(train: readonly Task[]): string[] {
@@ -78,7 +78,9 @@ async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, 
     await env.store.writeJson('tokenizer-files.json', files);
   }
   const tokenizer = Tokenizer.fromJson(files.json, files.config);
-  const config = preset.config;
+  // The vocabulary is the trained tokenizer's: on a small corpus BPE may stop before the preset's
+  // size, and ids it does not have must not be sampled.
+  const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
   const values = params ?? initParams(config, cfg.seed);
   return { config, tokenizer, tokenizerFiles: files, model: new Transformer(env.be, config, uploadParams(env.be, config, values)) };
 }
