@@ -34,6 +34,23 @@ describe('binsearch', () => {
       assert.equal(binarySearch([5], 4), -1);
     });
 
+    it('uses a logarithmic number of comparisons', () => {
+      const arr = [];
+      for (let i = 0; i < 1024; i++) {
+        arr.push(i * 2);
+      }
+      for (const target of [0, 2, 1000, 2046, 777, -5, 5000]) {
+        let calls = 0;
+        const counting = (a, b) => {
+          calls++;
+          return a - b;
+        };
+        const index = binarySearch(arr, target, counting);
+        assert.equal(index, target % 2 === 0 && target >= 0 && target <= 2046 ? target / 2 : -1);
+        assert.ok(calls <= 11, 'too many comparisons: ' + calls);
+      }
+    });
+
     it('accepts a custom comparator', () => {
       const people = [{ age: 20 }, { age: 30 }, { age: 40 }];
       const byAge = (p, age) => p.age - age;
@@ -119,6 +136,22 @@ describe('binsearch', () => {
       assert.equal(searchRotated([1, 2, 3, 4, 5], 1), 0);
       assert.equal(searchRotated([2, 1], 1), 1);
       assert.equal(searchRotated([2, 1], 2), 0);
+    });
+
+    it('searchRotated agrees with a linear scan on every small rotation', () => {
+      for (let n = 1; n <= 9; n++) {
+        const base = [];
+        for (let i = 0; i < n; i++) {
+          base.push(i * 2 + 1);
+        }
+        for (let r = 0; r < n; r++) {
+          const arr = base.slice(r).concat(base.slice(0, r));
+          for (let target = 0; target <= n * 2 + 1; target++) {
+            assert.equal(searchRotated(arr, target), arr.indexOf(target), 'n=' + n + ' r=' + r + ' t=' + target);
+          }
+          assert.equal(findRotationPoint(arr), r === 0 ? 0 : n - r, 'rotation point n=' + n + ' r=' + r);
+        }
+      }
     });
 
     it('findRotationPoint returns the index of the minimum', () => {

@@ -39,7 +39,7 @@ describe('bitset', () => {
 
     it('has returns false for out of range indices', () => {
       const s = new BitSet(8);
-      s.set(7);
+      s.set(7).set(2);
       assert.equal(s.has(8), false);
       assert.equal(s.has(-1), false);
       assert.equal(s.has(2.5), false);
@@ -64,6 +64,12 @@ describe('bitset', () => {
       assert.throws(() => s.clear(40), RangeError);
     });
 
+    it('clear works on high bits of later words', () => {
+      const s = BitSet.fromArray(70, [30, 31, 34, 35, 66, 67]);
+      s.clear(35).clear(31);
+      assert.deepEqual(s.toArray(), [30, 34, 66, 67]);
+    });
+
     it('toggle flips bits on and off', () => {
       const s = new BitSet(64);
       s.toggle(63);
@@ -71,6 +77,8 @@ describe('bitset', () => {
       s.toggle(63);
       assert.equal(s.has(63), false);
       assert.ok(s.isEmpty());
+      assert.throws(() => s.toggle(64), /out of range/);
+      assert.throws(() => s.toggle(-3), RangeError);
     });
   });
 
@@ -96,6 +104,8 @@ describe('bitset', () => {
       assert.equal(u.size, 50);
       assert.deepEqual(u.toArray(), [1, 2, 45]);
       assert.deepEqual(a.toArray(), [1, 2]);
+      assert.deepEqual(b.union(a).toArray(), [1, 2, 45]);
+      assert.equal(b.union(a).size, 50);
     });
 
     it('intersect keeps common bits and shrinks to the smaller size', () => {
@@ -110,6 +120,7 @@ describe('bitset', () => {
       const a = BitSet.fromArray(70, [1, 2, 3, 68]);
       const b = BitSet.fromArray(10, [2]);
       assert.deepEqual(a.difference(b).toArray(), [1, 3, 68]);
+      assert.deepEqual(BitSet.fromArray(70, [32, 64]).difference(b).toArray(), [32, 64]);
     });
 
     it('intersection of disjoint sets is empty', () => {

@@ -28,6 +28,15 @@ describe('calc', () => {
       assert.equal(evaluate('2 * e', { e: 3 }), 6);
     });
 
+    it('reads every digit and all whitespace kinds', () => {
+      assert.equal(evaluate('1234567890 - 9'), 1234567881);
+      assert.equal(evaluate('1\t+\n2 +  3'), 6);
+      assert.deepEqual(lex('5e0').map((t) => t.type), ['num', 'end']);
+      assert.equal(lex('3e9')[0].value, 3000000000);
+      assert.equal(lex('1e19')[0].value, 1e19);
+      assert.equal(lex('9.09')[0].value, 9.09);
+    });
+
     it('rejects bad characters and malformed numbers', () => {
       assert.throws(() => lex('1 & 2'), /Unexpected character "&" at position 2/);
       assert.throws(() => lex('1.2.3'), /Invalid number "1.2.3" at position 0/);
@@ -103,6 +112,8 @@ describe('calc', () => {
       assert.equal(evaluate('max(1, 5, 3)'), 5);
       assert.equal(evaluate('min(4, -2 * 3)'), -6);
       assert.equal(evaluate('sqrt(16) + 1'), 5);
+      assert.equal(evaluate('sqrt(0)'), 0);
+      assert.equal(evaluate('sqrt(0.25)'), 0.5);
     });
 
     it('rejects bad function calls', () => {

@@ -83,6 +83,11 @@ describe('graphpath', () => {
       assert.deepEqual(reachable(g, 'z'), ['z']);
     });
 
+    it('lists each node once when it is reached along several edges', () => {
+      assert.deepEqual(reachable({ a: ['b', 'c'], b: ['c'] }, 'a'), ['a', 'b', 'c']);
+      assert.deepEqual(reachable({ a: ['b', 'b', 'c'], c: ['b'] }, 'a'), ['a', 'b', 'c']);
+    });
+
     it('canReach respects edge direction', () => {
       const g = makeGraph();
       assert.equal(canReach(g, 'a', 'f'), true);

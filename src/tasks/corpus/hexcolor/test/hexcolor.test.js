@@ -68,6 +68,8 @@ describe('hexcolor', () => {
       assert.deepEqual(rgbToHsl({ r: 255, g: 0, b: 128 }), { h: 330, s: 100, l: 50 });
       assert.deepEqual(rgbToHsl({ r: 255, g: 204, b: 204 }), { h: 0, s: 100, l: 90 });
       assert.deepEqual(rgbToHsl({ r: 51, g: 102, b: 153 }), { h: 210, s: 50, l: 40 });
+      assert.deepEqual(rgbToHsl({ r: 51, g: 153, b: 102 }), { h: 150, s: 50, l: 40 });
+      assert.deepEqual(rgbToHsl({ r: 153, g: 204, b: 51 }), { h: 80, s: 60, l: 50 });
     });
 
     it('converts hsl back to rgb', () => {
@@ -78,10 +80,31 @@ describe('hexcolor', () => {
       assert.deepEqual(hslToRgb({ h: 300, s: 100, l: 75 }), { r: 255, g: 128, b: 255 });
     });
 
+    it('interpolates channels for hues between the primaries', () => {
+      assert.deepEqual(hslToRgb({ h: 30, s: 100, l: 40 }), { r: 204, g: 102, b: 0 });
+      assert.deepEqual(hslToRgb({ h: 15, s: 100, l: 40 }), { r: 204, g: 51, b: 0 });
+      assert.deepEqual(hslToRgb({ h: 200, s: 100, l: 40 }), { r: 0, g: 136, b: 204 });
+      assert.deepEqual(hslToRgb({ h: 55, s: 100, l: 40 }), { r: 204, g: 187, b: 0 });
+      assert.deepEqual(hslToRgb({ h: 66, s: 100, l: 40 }), { r: 184, g: 204, b: 0 });
+    });
+
+    it('interpolates correctly when saturation is partial', () => {
+      assert.deepEqual(hslToRgb({ h: 30, s: 50, l: 40 }), { r: 153, g: 102, b: 51 });
+      assert.deepEqual(hslToRgb({ h: 210, s: 50, l: 60 }), { r: 102, g: 153, b: 204 });
+    });
+
+    it('clamps saturation and lightness to 100', () => {
+      assert.deepEqual(hslToRgb({ h: 0, s: 150, l: 40 }), { r: 204, g: 0, b: 0 });
+      assert.deepEqual(hslToRgb({ h: 0, s: 100, l: 140 }), { r: 255, g: 255, b: 255 });
+      assert.deepEqual(hslToRgb({ h: 0, s: -20, l: 40 }), { r: 102, g: 102, b: 102 });
+    });
+
     it('normalizes hue and handles zero saturation', () => {
       assert.deepEqual(hslToRgb({ h: -120, s: 100, l: 50 }), { r: 0, g: 0, b: 255 });
       assert.deepEqual(hslToRgb({ h: 480, s: 100, l: 50 }), { r: 0, g: 255, b: 0 });
       assert.deepEqual(hslToRgb({ h: 200, s: 0, l: 20 }), { r: 51, g: 51, b: 51 });
+      assert.deepEqual(hslToRgb({ h: 0, s: 0, l: 80 }), { r: 204, g: 204, b: 204 });
+      assert.deepEqual(hslToRgb({ h: 0, s: 0, l: 100 }), { r: 255, g: 255, b: 255 });
     });
   });
 

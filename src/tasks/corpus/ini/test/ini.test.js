@@ -16,6 +16,7 @@ describe('ini', () => {
 
     it('strips inline comments preceded by a space', () => {
       assert.deepEqual(parse('a = 1 ; note\nb = x # note\nc = x;y\nd = ;all gone'), { a: 1, b: 'x', c: 'x;y', d: '' });
+      assert.deepEqual(parse('e=;gone\nf=#gone\ng=12 ;x'), { e: '', f: '', g: 12 });
     });
 
     it('converts booleans and numbers', () => {
@@ -26,6 +27,7 @@ describe('ini', () => {
     it('keeps quoted values as strings with escapes', () => {
       const out = parse('a = "true"\nb = \'42\'\nc = "semi ; colon"\nd = "line\\nbreak"\ne = "say \\"hi\\""\nf = ""');
       assert.deepEqual(out, { a: 'true', b: '42', c: 'semi ; colon', d: 'line\nbreak', e: 'say "hi"', f: '' });
+      assert.deepEqual(parse('g = "x" ; note\nh="a;b" # c'), { g: 'x', h: 'a;b' });
     });
 
     it('does not unquote a single quote character', () => {

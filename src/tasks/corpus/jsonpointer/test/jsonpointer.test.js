@@ -39,6 +39,14 @@ describe('jsonpointer', () => {
     it('rejects invalid escapes', () => {
       assert.throws(() => unescapeToken('a~2'), PointerError);
       assert.throws(() => unescapeToken('trailing~'), /Invalid escape/);
+      let caught = null;
+      try {
+        unescapeToken('~9');
+      } catch (err) {
+        caught = err;
+      }
+      assert.ok(caught instanceof Error);
+      assert.equal(caught.name, 'PointerError');
     });
 
     it('escapes tilde and slash', () => {

@@ -51,6 +51,7 @@ describe('money', () => {
       assert.equal(formatMoney(0), '$0.00');
       assert.equal(formatMoney(5), '$0.05');
       assert.equal(formatMoney(10), '$0.10');
+      assert.equal(formatMoney(109), '$1.09');
       assert.equal(formatMoney(99999), '$999.99');
     });
 
@@ -95,6 +96,7 @@ describe('money', () => {
     it('splits evenly when possible', () => {
       assert.deepEqual(split(900, 3), [300, 300, 300]);
       assert.deepEqual(split(500, 1), [500]);
+      assert.deepEqual(split(0, 2), [0, 0]);
     });
 
     it('gives remainder cents to the first parts', () => {
@@ -119,6 +121,8 @@ describe('money', () => {
       assert.deepEqual(allocate(100, [1, 1, 1]), [34, 33, 33]);
       assert.deepEqual(allocate(1000, [70, 30]), [700, 300]);
       assert.deepEqual(allocate(5, [3, 7]), [2, 3]);
+      assert.deepEqual(allocate(101, [1, 1, 1]), [34, 34, 33]);
+      assert.deepEqual(allocate(250, [4]), [250]);
     });
 
     it('skips zero weights when distributing leftovers', () => {

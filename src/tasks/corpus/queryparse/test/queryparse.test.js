@@ -11,6 +11,8 @@ describe('queryparse', () => {
     it('strips a leading question mark and a trailing hash', () => {
       assert.deepEqual(parse('?x=1&y=2#section'), { x: '1', y: '2' });
       assert.deepEqual(parse('?'), {});
+      assert.deepEqual(parse('?x'), { x: null });
+      assert.deepEqual(parse('#frag'), {});
     });
 
     it('returns an empty object for empty or non string input', () => {

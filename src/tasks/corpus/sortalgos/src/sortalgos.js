@@ -112,7 +112,7 @@ export function median(input) {
 export function sortBy(input, key, descending = false) {
   const getKey = typeof key === 'function' ? key : (item) => item[key];
   const decorated = input.map((item, index) => ({ item, index, key: getKey(item) }));
-  decorated.sort((a, b) => {
+  const ordered = mergeSort(decorated, (a, b) => {
     let cmp = defaultCompare(a.key, b.key);
     if (descending) {
       cmp = -cmp;
@@ -122,7 +122,7 @@ export function sortBy(input, key, descending = false) {
     }
     return a.index - b.index;
   });
-  return decorated.map((entry) => entry.item);
+  return ordered.map((entry) => entry.item);
 }
 
 export function isSorted(arr, compare = defaultCompare) {

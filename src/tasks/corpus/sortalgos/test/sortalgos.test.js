@@ -115,6 +115,19 @@ describe('sortalgos', () => {
       assert.deepEqual(sortBy(people, 'age', true).map((p) => p.name), ['Cy', 'Bo', 'Al', 'Di']);
     });
 
+    it('sorts reversed input fully', () => {
+      assert.deepEqual(sortBy([5, 4, 3, 2, 1], (x) => x), [1, 2, 3, 4, 5]);
+      assert.deepEqual(sortBy([1, 2, 3, 4, 5], (x) => x, true), [5, 4, 3, 2, 1]);
+    });
+
+    it('keeps many equal keys in input order', () => {
+      const items = [];
+      for (let i = 0; i < 12; i++) {
+        items.push({ k: i % 3, id: i });
+      }
+      assert.deepEqual(sortBy(items, 'k').map((x) => x.id), [0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11]);
+    });
+
     it('accepts a key function', () => {
       assert.deepEqual(sortBy(people, (p) => p.name).map((p) => p.age), [25, 30, 30, 20]);
       assert.deepEqual(sortBy([], 'x'), []);

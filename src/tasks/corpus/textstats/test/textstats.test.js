@@ -21,6 +21,16 @@ describe('textstats', () => {
       assert.deepEqual(words("it's a well-known 42nd fact"), ["it's", 'a', 'well-known', '42nd', 'fact']);
     });
 
+    it('uses exact ASCII letter and digit ranges', () => {
+      assert.deepEqual(words('0a9 AZ az'), ['0a9', 'AZ', 'az']);
+      assert.deepEqual(words('x/y:z@w[v`u{t'), ['x', 'y', 'z', 'w', 'v', 'u', 't']);
+    });
+
+    it('keeps a single letter word at the end of the text', () => {
+      assert.deepEqual(words('go to x'), ['go', 'to', 'x']);
+      assert.equal(wordCount('a'), 1);
+    });
+
     it('counts zero words in empty or blank text', () => {
       assert.equal(wordCount(''), 0);
       assert.equal(wordCount('   \n\t '), 0);
@@ -67,6 +77,7 @@ describe('textstats', () => {
       assert.equal(mostCommonChar('banana'), 'a');
       assert.equal(mostCommonChar('abab'), 'a');
       assert.equal(mostCommonChar('zzy'), 'z');
+      assert.equal(mostCommonChar('cab'), 'a');
       assert.equal(mostCommonChar(''), null);
     });
   });

@@ -13,6 +13,12 @@ describe('tokenizer', () => {
 
     it('accepts a leading decimal point', () => {
       assert.deepEqual(tokenize('.25'), [{ type: 'number', value: 0.25, start: 0, end: 3 }]);
+      assert.deepEqual(tokenize('.5'), [{ type: 'number', value: 0.5, start: 0, end: 2 }]);
+    });
+
+    it('treats 0 and 9 as digits anywhere in a number', () => {
+      assert.deepEqual(tokenize('0 9 90.09').map((t) => t.value), [0, 9, 90.09]);
+      assert.deepEqual(tokenize('0 9 90.09').map((t) => t.end), [1, 3, 9]);
     });
 
     it('rejects malformed numbers', () => {
@@ -35,6 +41,10 @@ describe('tokenizer', () => {
         { type: 'operator', value: '+', start: 4, end: 5 },
         { type: 'identifier', value: 'rate_2', start: 6, end: 12 },
       ]);
+    });
+
+    it('accepts the first and last letters of both cases', () => {
+      assert.deepEqual(tokenize('a z A Z zA Za').map((t) => t.type === 'identifier' ? t.value : '?'), ['a', 'z', 'A', 'Z', 'zA', 'Za']);
     });
 
     it('splits a number directly followed by an identifier', () => {

@@ -89,6 +89,17 @@ describe('trafficlight', () => {
       assert.deepEqual(light.history, ['yellow', 'red']);
     });
 
+    it('keeps ten entries by default', () => {
+      const light = createTrafficLight();
+      for (let i = 0; i < 11; i++) {
+        light.send('next');
+      }
+      assert.equal(light.history.length, 10);
+      assert.equal(light.history[0], 'green');
+      assert.equal(light.history[9], 'green');
+      assert.equal(light.state, 'yellow');
+    });
+
     it('keeps exactly maxHistory entries at the limit', () => {
       const light = createTrafficLight({ maxHistory: 3 });
       light.send('next');
@@ -116,6 +127,7 @@ describe('trafficlight', () => {
       assert.equal(runCycle(light, ['next', 'next', 'next']), DURATIONS.green + DURATIONS.yellow + DURATIONS.red);
       assert.equal(runCycle(createTrafficLight(), []), 0);
       assert.equal(runCycle(createTrafficLight(), ['next']), 30);
+      assert.equal(runCycle(createTrafficLight(), ['fault', 'repair']), 25);
     });
 
     it('stops with an error on an invalid event', () => {
@@ -148,6 +160,7 @@ describe('trafficlight', () => {
 
   describe('StateMachine validation', () => {
     it('rejects bad configurations', () => {
+      assert.throws(() => new StateMachine(), /at least one state/);
       assert.throws(() => new StateMachine({ states: [], initial: 'a', transitions: [] }), /at least one state/);
       assert.throws(() => new StateMachine({ states: ['a'], initial: 'b', transitions: [] }), /initial state: b/);
       assert.throws(
@@ -165,6 +178,23 @@ describe('trafficlight', () => {
       assert.equal(m.can('go', 1), false);
       assert.equal(m.can('go', true), true);
       assert.equal(m.send('go', true), 'b');
+    });
+
+    it('copies the configured states and names its errors', () => {
+      const states = ['a', 'b'];
+      const m = new StateMachine({ states, initial: 'a', transitions: [], maxHistory: 3 });
+      states.push('c');
+      assert.deepEqual(m.states, ['a', 'b']);
+      assert.equal(m.maxHistory, 3);
+      assert.equal(new StateMachine({ states, initial: 'c', transitions: [] }).maxHistory, 10);
+      let caught = null;
+      try {
+        m.send('go');
+      } catch (err) {
+        caught = err;
+      }
+      assert.ok(caught instanceof TransitionError);
+      assert.equal(caught.name, 'TransitionError');
     });
   });
 });

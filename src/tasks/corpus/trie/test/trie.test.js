@@ -29,8 +29,12 @@ describe('trie', () => {
 
     it('rejects non string input', () => {
       const t = new Trie();
-      assert.throws(() => t.insert(42), TypeError);
+      assert.throws(() => t.insert(42), /must be a string/);
       assert.throws(() => t.has(null), /must be a string/);
+      assert.throws(() => t.wordsWithPrefix(7), /must be a string/);
+      assert.throws(() => t.delete(['a']), /must be a string/);
+      assert.throws(() => t.startsWith(1), /must be a string/);
+      assert.throws(() => t.countPrefix(5), /must be a string/);
     });
   });
 
@@ -74,6 +78,7 @@ describe('trie', () => {
     it('respects the limit argument', () => {
       const t = new Trie(['a', 'ab', 'abc', 'abd']);
       assert.deepEqual(t.wordsWithPrefix('a', 2), ['a', 'ab']);
+      assert.deepEqual(t.wordsWithPrefix('a', 1), ['a']);
       assert.deepEqual(t.wordsWithPrefix('a', 0), []);
       assert.deepEqual(t.wordsWithPrefix('a', 4), ['a', 'ab', 'abc', 'abd']);
     });
@@ -97,7 +102,8 @@ describe('trie', () => {
 
     it('prunes branches that are no longer used', () => {
       const t = new Trie(['tea', 'team']);
-      t.delete('team');
+      assert.equal(t.delete('team'), true);
+      assert.equal(t.size, 1);
       assert.equal(t.startsWith('team'), false);
       assert.equal(t.startsWith('tea'), true);
       assert.deepEqual(t.wordsWithPrefix(''), ['tea']);

@@ -9,6 +9,7 @@ describe('units', () => {
       assert.equal(round(1.235, 1), 1.2);
       assert.equal(round(2.5, 0), 3);
       assert.equal(round(1.005), 1);
+      assert.equal(round(3.14159), 3.14);
     });
 
     it('rounds negative numbers symmetrically', () => {

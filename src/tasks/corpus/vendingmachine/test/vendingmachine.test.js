@@ -54,6 +54,13 @@ describe('vendingmachine', () => {
       vm.insert(5);
       assert.throws(() => vm.insert(1), VendingError);
       assert.throws(() => vm.insert(50), /Rejected coin: 50/);
+      let caught = null;
+      try {
+        vm.insert(3);
+      } catch (err) {
+        caught = err;
+      }
+      assert.equal(caught.name, 'VendingError');
       assert.equal(vm.credit, 5);
       assert.equal(COINS.length, 5);
     });
@@ -68,6 +75,7 @@ describe('vendingmachine', () => {
       assert.equal(vm.products.A1.stock, 1);
       assert.equal(vm.credit, 0);
       assert.equal(vm.state, 'idle');
+      assert.deepEqual(vm.refund(), []);
     });
 
     it('gives greedy change from the bank', () => {
@@ -133,6 +141,7 @@ describe('vendingmachine', () => {
     it('restocks known products with positive counts', () => {
       const vm = makeMachine();
       assert.equal(vm.restock('C3', 4), 4);
+      assert.equal(vm.restock('C3', 1), 5);
       assert.throws(() => vm.restock('C3', 0), RangeError);
       assert.throws(() => vm.restock('X1', 1), VendingError);
     });
