@@ -10,6 +10,7 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import { formatTaskError, parseTaskFile } from '../tasks/schema.ts';
 import { validateTasks, VALIDATE_DEFAULTS, type TaskVerdict } from '../tasks/validate.ts';
 import { printJson, runCommand, UserError } from './output.ts';
+import { registerTasksBuild } from './tasks-build.ts';
 
 export interface ValidateReport {
   tasks: TaskVerdict[];
@@ -110,5 +111,6 @@ export function registerTasks(program: Command): Command {
         return report.invalid > 0 ? 1 : 0;
       }),
     );
+  registerTasksBuild(tasks);
   return tasks;
 }
