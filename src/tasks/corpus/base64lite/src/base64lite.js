@@ -2,16 +2,16 @@ const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 export function encodeBytes(bytes, urlSafe = false) {
+  for (let i = 0; i < bytes.length; i++) {
+    if (!Number.isInteger(bytes[i]) || bytes[i] < 0 || bytes[i] > 255) {
+      throw new RangeError('byte out of range at ' + i);
+    }
+  }
   const alphabet = urlSafe ? URL_SAFE : STANDARD;
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
-    const b0 = bytes[i];
-    const b1 = i + 1 < bytes.length ? bytes[i + 1] : 0;
-    const b2 = i + 2 < bytes.length ? bytes[i + 2] : 0;
-    if (b0 < 0 || b0 > 255 || b1 < 0 || b1 > 255 || b2 < 0 || b2 > 255) {
-      throw new RangeError('byte out of range');
-    }
-    const triple = (b0 << 16) | (b1 << 8) | b2;
+    // missing trailing bytes read as undefined, which bitwise operators treat as 0
+    const triple = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
     out += alphabet[(triple >> 18) & 63];
     out += alphabet[(triple >> 12) & 63];
     const remaining = bytes.length - i;
@@ -43,8 +43,10 @@ export function decodeBytes(text) {
   for (let i = 0; i < clean.length; i++) {
     const ch = clean[i];
     let value = STANDARD.indexOf(ch);
-    if (value < 0) {
-      value = URL_SAFE.indexOf(ch);
+    if (ch === '-') {
+      value = 62;
+    } else if (ch === '_') {
+      value = 63;
     }
     if (value < 0) {
       throw new SyntaxError('invalid base64 character: ' + ch);
@@ -63,7 +65,7 @@ export function utf8Encode(str) {
   const bytes = [];
   for (let i = 0; i < str.length; i++) {
     let code = str.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < str.length) {
+    if (code >= 0xd800 && code <= 0xdbff) {
       const low = str.charCodeAt(i + 1);
       if (low >= 0xdc00 && low <= 0xdfff) {
         code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
@@ -93,7 +95,7 @@ export function utf8Decode(bytes) {
     if (b < 0x80) {
       code = b;
       extra = 0;
-    } else if (b >= 0xc0 && b < 0xe0) {
+    } else if (b >= 0xc2 && b < 0xe0) {
       code = b & 31;
       extra = 1;
     } else if (b >= 0xe0 && b < 0xf0) {

@@ -30,7 +30,9 @@ describe('base64lite', () => {
     it('rejects bytes outside 0..255', () => {
       assert.throws(() => encodeBytes([256]), RangeError);
       assert.throws(() => encodeBytes([1, -1]), /out of range/);
-      assert.throws(() => encodeBytes([1, 2, 300]), RangeError);
+      assert.throws(() => encodeBytes([1, 2, 300]), /out of range at 2/);
+      assert.throws(() => encodeBytes([1, 2, 3, 256]), RangeError);
+      assert.throws(() => encodeBytes([1.5]), RangeError);
       assert.equal(encodeBytes([255, 0, 255]), '/wD/');
     });
   });
@@ -46,6 +48,9 @@ describe('base64lite', () => {
     it('decodes url-safe input without padding', () => {
       assert.deepEqual(decodeBytes('-_8'), [251, 255]);
       assert.deepEqual(decodeBytes('TQ'), [77]);
+      assert.deepEqual(decodeBytes('AAAA'), [0, 0, 0]);
+      assert.deepEqual(decodeBytes('AP8'), [0, 255]);
+      assert.deepEqual(decodeBytes('_-A'), [255, 224]);
     });
 
     it('ignores whitespace', () => {
@@ -83,6 +88,25 @@ describe('base64lite', () => {
       assert.deepEqual(utf8Encode('\u0800'), [0xe0, 0xa0, 0x80]);
       assert.deepEqual(utf8Encode('€'), [0xe2, 0x82, 0xac]);
       assert.deepEqual(utf8Encode('😀'), [0xf0, 0x9f, 0x98, 0x80]);
+      assert.deepEqual(utf8Encode('\u0fff'), [0xe0, 0xbf, 0xbf]);
+      assert.deepEqual(utf8Encode('\uffff'), [0xef, 0xbf, 0xbf]);
+    });
+
+    it('combines surrogate pairs at the range boundaries', () => {
+      assert.deepEqual(utf8Encode('\ud800\udc00'), [0xf0, 0x90, 0x80, 0x80]);
+      assert.deepEqual(utf8Encode('\udbff\udfff'), [0xf4, 0x8f, 0xbf, 0xbf]);
+      assert.deepEqual(utf8Encode('\ud83d\ude01'), [0xf0, 0x9f, 0x98, 0x81]);
+    });
+
+    it('encodes lone surrogates as three bytes', () => {
+      assert.deepEqual(utf8Encode('\ud800'), [0xed, 0xa0, 0x80]);
+      assert.deepEqual(utf8Encode('\ud7ff'), [0xed, 0x9f, 0xbf]);
+      assert.deepEqual(utf8Encode('\udbffA'), [0xed, 0xaf, 0xbf, 0x41]);
+      assert.deepEqual(utf8Encode('\ud800\ue000'), [0xed, 0xa0, 0x80, 0xee, 0x80, 0x80]);
+      assert.deepEqual(utf8Encode('\ud800\udbff'), [0xed, 0xa0, 0x80, 0xed, 0xaf, 0xbf]);
+      assert.deepEqual(utf8Encode('\udc00'), [0xed, 0xb0, 0x80]);
+      assert.deepEqual(utf8Encode('A\udc00'), [0x41, 0xed, 0xb0, 0x80]);
+      assert.deepEqual(utf8Encode('\ue000\udc00'), [0xee, 0x80, 0x80, 0xed, 0xb0, 0x80]);
     });
 
     it('decodes multi-byte characters', () => {
@@ -90,6 +114,12 @@ describe('base64lite', () => {
       assert.equal(utf8Decode([0xe2, 0x82, 0xac]), '€');
       assert.equal(utf8Decode([0xf0, 0x9f, 0x98, 0x80]), '😀');
       assert.equal(utf8Decode([104, 105]), 'hi');
+      assert.equal(utf8Decode([0xc2, 0x80]), '\u0080');
+      assert.equal(utf8Decode([0xdf, 0xbf]), '\u07ff');
+      assert.equal(utf8Decode([0xe0, 0xa0, 0x80]), '\u0800');
+      assert.equal(utf8Decode([0xef, 0xbf, 0xbf]), '\uffff');
+      assert.equal(utf8Decode([0xf4, 0x8f, 0xbf, 0xbf]), '\udbff\udfff');
+      assert.equal(utf8Decode([0xf1, 0x80, 0x80, 0x80]), '\u{40000}');
     });
 
     it('rejects malformed utf-8', () => {
@@ -97,6 +127,10 @@ describe('base64lite', () => {
       assert.throws(() => utf8Decode([0xe2, 0x82]), /truncated/);
       assert.throws(() => utf8Decode([0x80]), /lead byte/);
       assert.throws(() => utf8Decode([0xff]), /lead byte/);
+      assert.throws(() => utf8Decode([0xf8, 0x80, 0x80, 0x80]), /lead byte at 0/);
+      assert.throws(() => utf8Decode([0xc1, 0x80]), /lead byte/);
+      assert.throws(() => utf8Decode([0xc0, 0x80]), /lead byte at 0/);
+      assert.throws(() => utf8Decode([0x41, 0xe2, 0x82, 0x41]), /continuation byte at 3/);
       assert.throws(() => utf8Decode([0xc3, 0x41]), /continuation/);
     });
   });

@@ -100,6 +100,8 @@ describe('caesar', () => {
       assert.throws(() => vigenereEncrypt('abc', ''), /empty/);
       assert.throws(() => vigenereEncrypt('abc', 'k3y'), /only letters/);
       assert.throws(() => vigenereDecrypt('abc', 'a b'), SyntaxError);
+      assert.throws(() => vigenereEncrypt('abc', 'a['), /only letters/);
+      assert.throws(() => vigenereEncrypt('abc', '@'), /only letters/);
     });
   });
 
@@ -111,6 +113,8 @@ describe('caesar', () => {
       assert.equal(counts[1], 1);
       assert.equal(counts[25], 1);
       assert.equal(counts[2], 0);
+      assert.equal(letterCounts('[@`{').length, 26);
+      assert.deepEqual(letterCounts('[@`{'), new Array(26).fill(0));
     });
 
     it('guessShift recovers the shift from typical text', () => {
@@ -123,6 +127,8 @@ describe('caesar', () => {
     it('guessShift picks the first letter on ties', () => {
       assert.equal(guessShift('ab'), 22);
       assert.equal(guessShift(''), 22);
+      assert.equal(guessShift('bbb a'), 23);
+      assert.equal(guessShift('zz y'), 21);
     });
   });
 });

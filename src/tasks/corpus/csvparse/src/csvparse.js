@@ -11,7 +11,6 @@ export function parse(text, options = {}) {
   let row = [];
   let field = '';
   let inQuotes = false;
-  let quotedField = false;
   let i = 0;
   if (text.length === 0) {
     return rows;
@@ -37,21 +36,18 @@ export function parse(text, options = {}) {
       i++;
       continue;
     }
-    if (ch === '"' && field.length === 0 && !quotedField) {
+    if (ch === '"' && field.length === 0) {
       inQuotes = true;
-      quotedField = true;
       i++;
     } else if (ch === delimiter) {
       row.push(field);
       field = '';
-      quotedField = false;
       i++;
     } else if (ch === '\n' || ch === '\r') {
       row.push(field);
       rows.push(row);
       row = [];
       field = '';
-      quotedField = false;
       i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
     } else {
       field += ch;
@@ -71,9 +67,6 @@ export function parse(text, options = {}) {
 
 export function parseObjects(text, options = {}) {
   const rows = parse(text, options);
-  if (rows.length === 0) {
-    return [];
-  }
   const header = rows[0];
   const out = [];
   for (let r = 1; r < rows.length; r++) {

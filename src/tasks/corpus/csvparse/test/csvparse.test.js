@@ -30,6 +30,7 @@ describe('csvparse', () => {
       assert.deepEqual(parse('"a,b",c'), [['a,b', 'c']]);
       assert.deepEqual(parse('"line1\nline2",x'), [['line1\nline2', 'x']]);
       assert.deepEqual(parse('""'), [['']]);
+      assert.deepEqual(parse('"",""\n"x"'), [['', ''], ['x']]);
     });
 
     it('unescapes doubled quotes', () => {
@@ -88,6 +89,9 @@ describe('csvparse', () => {
       assert.equal(quoteField('cr\rhere'), '"cr\rhere"');
       assert.equal(quoteField('a;b'), 'a;b');
       assert.equal(quoteField('a;b', ';'), '"a;b"');
+      assert.equal(quoteField(',a'), '",a"');
+      assert.equal(quoteField('"'), '""""');
+      assert.equal(quoteField(''), '');
     });
 
     it('quoteField converts non-strings', () => {

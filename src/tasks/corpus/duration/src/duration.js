@@ -12,7 +12,7 @@ function unitSeconds(letter) {
       return UNITS[i][1];
     }
   }
-  return -1;
+  return 0;
 }
 
 export function parseDuration(text) {
@@ -41,7 +41,7 @@ export function parseDuration(text) {
       continue;
     }
     const size = unitSeconds(ch);
-    if (size < 0) {
+    if (size === 0) {
       throw new SyntaxError('unknown unit: ' + ch);
     }
     if (number.length === 0 || number === '.') {

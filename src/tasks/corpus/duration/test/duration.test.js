@@ -37,6 +37,8 @@ describe('duration', () => {
       assert.throws(() => parseDuration('-'), /empty/);
       assert.throws(() => parseDuration('10'), /trailing number/);
       assert.throws(() => parseDuration('1h30'), /trailing number/);
+      assert.throws(() => parseDuration('1h5'), /trailing number/);
+      assert.throws(() => parseDuration('7'), /trailing number/);
       assert.throws(() => parseDuration('5y'), /unknown unit: y/);
       assert.throws(() => parseDuration('h'), /missing number/);
       assert.throws(() => parseDuration('.h'), /missing number/);
@@ -99,6 +101,8 @@ describe('duration', () => {
       assert.equal(humanize(93784, 1), '1 day');
       assert.equal(humanize(93784, 10), '1 day, 2 hours, 3 minutes and 4 seconds');
       assert.equal(humanize(86404), '1 day and 4 seconds');
+      assert.equal(humanize(604800), '1 week');
+      assert.equal(humanize(1209600 + 3600), '2 weeks and 1 hour');
     });
 
     it('handles zero, past and invalid limits', () => {

@@ -31,7 +31,7 @@ export class Fraction {
       d = -d;
     }
     const g = gcd(n, d);
-    this.num = n / g + 0;
+    this.num = n / g;
     this.den = d / g;
   }
 

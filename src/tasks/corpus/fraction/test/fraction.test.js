@@ -21,6 +21,9 @@ describe('fraction', () => {
       assert.equal(lcm(0, 5), 0);
       assert.equal(lcm(5, 0), 0);
       assert.equal(lcm(7, 7), 7);
+      assert.equal(lcm(1, 5), 5);
+      assert.equal(lcm(5, 1), 5);
+      assert.equal(lcm(0, 0), 0);
     });
   });
 
@@ -82,6 +85,7 @@ describe('fraction', () => {
       assert.equal(f(3, 4).neg().toString(), '-3/4');
       assert.equal(f(3, 4).reciprocal().toString(), '4/3');
       assert.equal(f(-3, 4).reciprocal().toString(), '-4/3');
+      assert.equal(f(1, 3).reciprocal().toString(), '3');
       assert.throws(() => f(0, 1).reciprocal(), RangeError);
     });
 
@@ -90,6 +94,9 @@ describe('fraction', () => {
       assert.equal(f(2, 3).pow(0).toString(), '1');
       assert.equal(f(2, 3).pow(1).toString(), '2/3');
       assert.equal(f(2, 3).pow(-2).toString(), '9/4');
+      assert.equal(f(0, 1).pow(0).toString(), '1');
+      assert.equal(f(0, 1).pow(3).toString(), '0');
+      assert.throws(() => f(0, 1).pow(-1), /no reciprocal/);
       assert.throws(() => f(2, 3).pow(0.5), TypeError);
     });
 

@@ -48,6 +48,8 @@ describe('isodate', () => {
       assert.equal(isValidDate(2023, 0, 1), false);
       assert.equal(isValidDate(2023, 13, 1), false);
       assert.equal(isValidDate(2023, 1.5, 1), false);
+      assert.equal(isValidDate(2023.5, 1, 1), false);
+      assert.equal(isValidDate(2023, 1, 1.5), false);
     });
   });
 
@@ -70,10 +72,15 @@ describe('isodate', () => {
     it('rejects malformed strings', () => {
       assert.throws(() => parseDate('2024-3-9'), SyntaxError);
       assert.throws(() => parseDate('2024/03/09'), /dashes/);
+      assert.throws(() => parseDate('2024-03/09'), /dashes/);
+      assert.throws(() => parseDate('2024-0:-09'), /expected digit at position 6/);
+      assert.throws(() => parseDate('2024-03-09T12:00-00Z'), /malformed time/);
+      assert.throws(() => parseDate('2024-03-09T12-00:00Z'), /malformed time/);
       assert.throws(() => parseDate('2024-0a-09'), /expected digit at position 6/);
       assert.throws(() => parseDate('2024-03-09 12:00:00Z'), /malformed time/);
       assert.throws(() => parseDate('2024-03-09T12:00:00+'), /malformed time/);
-      assert.throws(() => parseDate(20240309), SyntaxError);
+      assert.throws(() => parseDate(20240309), /expected YYYY-MM-DD/);
+      assert.throws(() => parseDate('2024-03-09'.split('')), /expected YYYY-MM-DD/);
     });
 
     it('rejects out-of-range values', () => {
@@ -123,6 +130,8 @@ describe('isodate', () => {
       assert.deepEqual(fromDayNumber(-1), { year: 1969, month: 12, day: 31 });
       assert.deepEqual(fromDayNumber(365), { year: 1971, month: 1, day: 1 });
       assert.deepEqual(fromDayNumber(10957), { year: 2000, month: 1, day: 1 });
+      assert.deepEqual(fromDayNumber(1095), { year: 1972, month: 12, day: 31 });
+      assert.deepEqual(fromDayNumber(1096), { year: 1973, month: 1, day: 1 });
       for (let n = -800; n <= 800; n += 37) {
         const d = fromDayNumber(n);
         assert.equal(toDayNumber(d.year, d.month, d.day), n);

@@ -25,8 +25,6 @@ export class LRUCache {
     } else {
       this.tail = node.prev;
     }
-    node.prev = null;
-    node.next = null;
   }
 
   pushFront(node) {

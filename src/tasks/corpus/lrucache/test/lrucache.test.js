@@ -172,6 +172,21 @@ describe('lrucache', () => {
       c.resize(2);
       assert.equal(c.size, 2);
       assert.throws(() => c.resize(0), RangeError);
+      assert.throws(() => c.resize(1.5), /positive integer/);
+    });
+
+    it('resize changes the capacity used by later sets', () => {
+      const c = new LRUCache(2);
+      c.resize(1);
+      assert.equal(c.capacity, 1);
+      c.set('a', 1);
+      assert.deepEqual(c.set('b', 2), ['a', 1]);
+      c.resize(3);
+      assert.equal(c.capacity, 3);
+      c.set('c', 3);
+      c.set('d', 4);
+      assert.deepEqual(c.keys(), ['d', 'c', 'b']);
+      assert.equal(c.evictions, 1);
     });
   });
 });

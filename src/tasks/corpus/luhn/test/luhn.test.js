@@ -86,6 +86,10 @@ describe('luhn', () => {
       assert.equal(cardType('2720990000000000'), 'mastercard');
       assert.equal(cardType('2220990000000000'), 'unknown');
       assert.equal(cardType('2721000000000000'), 'unknown');
+      assert.equal(cardType('51'), 'mastercard');
+      assert.equal(cardType('5'), 'unknown');
+      assert.equal(cardType('2221'), 'mastercard');
+      assert.equal(cardType('222'), 'unknown');
     });
 
     it('detects discover prefixes', () => {
@@ -95,6 +99,8 @@ describe('luhn', () => {
       assert.equal(cardType('6490000000000000'), 'discover');
       assert.equal(cardType('6430000000000000'), 'unknown');
       assert.equal(cardType('64'), 'unknown');
+      assert.equal(cardType('644'), 'discover');
+      assert.equal(cardType('601'), 'unknown');
     });
   });
 
@@ -104,6 +110,7 @@ describe('luhn', () => {
       assert.equal(formatCard('411111'), '4111 11');
       assert.equal(formatCard(''), '');
       assert.equal(formatCard('4111111111111111222'), '4111 1111 1111 1111 222');
+      assert.equal(formatCard('41111111111111112222'), '4111 1111 1111 1111 222 2');
     });
 
     it('uses 4-6-5 grouping for amex', () => {

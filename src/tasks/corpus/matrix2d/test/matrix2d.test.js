@@ -124,6 +124,7 @@ describe('matrix2d', () => {
     it('equals compares shape and values', () => {
       assert.equal(equals([[1, 2]], [[1, 2]]), true);
       assert.equal(equals([[1, 2]], [[1, 3]]), false);
+      assert.equal(equals([[1, 2]], [[9, 2]]), false);
       assert.equal(equals([[1, 2]], [[1], [2]]), false);
       assert.equal(equals([[1], [2]], [[1], [2], [3]]), false);
       assert.equal(equals([[1, 2], [3, 4]], [[1, 2], [3, 5]]), false);

@@ -37,7 +37,7 @@ export class PriorityQueue {
   }
 
   peek() {
-    return this.heap.length > 0 ? this.heap[0] : undefined;
+    return this.heap[0];
   }
 
   push(...items) {

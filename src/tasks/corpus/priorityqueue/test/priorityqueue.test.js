@@ -66,6 +66,16 @@ describe('priorityqueue', () => {
       }
     });
 
+    it('places pushed items at the expected heap positions', () => {
+      const q = new PriorityQueue();
+      q.push(0, 10, 5, 11, 6);
+      assert.deepEqual(q.heap, [0, 6, 5, 11, 10]);
+      q.push(1);
+      assert.deepEqual(q.heap, [0, 6, 1, 11, 10, 5]);
+      assert.equal(q.pop(), 0);
+      assert.deepEqual(q.heap, [1, 6, 5, 11, 10]);
+    });
+
     it('handles a single element', () => {
       const q = new PriorityQueue();
       q.push(42);
@@ -89,6 +99,22 @@ describe('priorityqueue', () => {
       assert.equal(q.pop().name, 'high');
       assert.equal(q.pop().name, 'mid');
       assert.equal(q.pop().name, 'low');
+    });
+
+    it('does not move equal elements past each other', () => {
+      const byP = (a, b) => a.p - b.p;
+      const q = new PriorityQueue(byP);
+      q.push({ name: 'a', p: 1 }, { name: 'b', p: 1 });
+      assert.equal(q.peek().name, 'a');
+      const left = new PriorityQueue(byP);
+      left.push({ name: 'r', p: 0 }, { name: 'L', p: 2 }, { name: 'R', p: 3 }, { name: 'x', p: 2 });
+      left.pop();
+      assert.equal(left.peek().name, 'x');
+      const right = new PriorityQueue(byP);
+      right.push({ name: 'r', p: 0 }, { name: 'L', p: 3 }, { name: 'R', p: 2 });
+      right.push({ name: 'a', p: 3 }, { name: 'b', p: 3 }, { name: 'c', p: 2 });
+      right.pop();
+      assert.equal(right.peek().name, 'c');
     });
 
     it('rejects non-function comparators', () => {
@@ -124,6 +150,13 @@ describe('priorityqueue', () => {
       assert.equal(q.pushPop(5), 5);
       assert.equal(q.pushPop(6), 5);
       assert.deepEqual(q.toSortedArray(), [6, 8]);
+      const single = new PriorityQueue();
+      single.push(5);
+      assert.equal(single.pushPop(6), 5);
+      assert.equal(single.peek(), 6);
+      const ties = new PriorityQueue((a, b) => a.p - b.p);
+      ties.push({ name: 'old', p: 1 });
+      assert.equal(ties.pushPop({ name: 'new', p: 1 }).name, 'new');
     });
 
     it('clear removes everything', () => {
@@ -139,6 +172,7 @@ describe('priorityqueue', () => {
       assert.deepEqual(topK([5, 1], 5), [5, 1]);
       assert.deepEqual(topK([4, 4, 4], 2), [4, 4]);
       assert.deepEqual(topK([1, 2, 3], 0), []);
+      assert.deepEqual(topK([3, 1, 2], 1), [3]);
       assert.deepEqual(topK([], 3), []);
     });
   });

@@ -13,15 +13,13 @@ export function normalize(ranges) {
   for (let i = 0; i < ranges.length; i++) {
     checkRange(ranges[i]);
   }
-  const sorted = ranges.map((r) => [r[0], r[1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const sorted = ranges.map((r) => [r[0], r[1]]).sort((a, b) => a[0] - b[0]);
   const out = [];
   for (let i = 0; i < sorted.length; i++) {
     const current = sorted[i];
     const last = out[out.length - 1];
     if (last !== undefined && current[0] <= last[1] + 1) {
-      if (current[1] > last[1]) {
-        last[1] = current[1];
-      }
+      last[1] = Math.max(last[1], current[1]);
     } else {
       out.push(current);
     }

@@ -32,6 +32,7 @@ describe('rangeset', () => {
       assert.throws(() => normalize([[1.5, 2]]), TypeError);
       assert.throws(() => normalize([[1]]), /pair of integers/);
       assert.throws(() => normalize([[1, 2, 3]]), TypeError);
+      assert.throws(() => normalize([[1, 2.5]]), TypeError);
       assert.deepEqual(normalize([[2, 2]]), [[2, 2]]);
     });
   });
@@ -55,6 +56,8 @@ describe('rangeset', () => {
       assert.deepEqual(intersect([[2, 4]], [[0, 1], [3, 3], [4, 9]]), [[3, 4]]);
       assert.deepEqual(intersect([[0, 1], [3, 3], [5, 9]], [[0, 20]]), [[0, 1], [3, 3], [5, 9]]);
       assert.deepEqual(intersect([[0, 5], [10, 15]], [[5, 10]]), [[5, 5], [10, 10]]);
+      assert.deepEqual(intersect([[0, 10]], [[2, 3], [5, 6]]), [[2, 3], [5, 6]]);
+      assert.deepEqual(intersect([[2, 3], [5, 6]], [[0, 10]]), [[2, 3], [5, 6]]);
     });
 
     it('subtract removes the middle of a range', () => {
@@ -67,10 +70,14 @@ describe('rangeset', () => {
       assert.deepEqual(subtract([[1, 10]], [[8, 20]]), [[1, 7]]);
       assert.deepEqual(subtract([[1, 10]], [[10, 10]]), [[1, 9]]);
       assert.deepEqual(subtract([[1, 10]], [[0, 10]]), []);
+      assert.deepEqual(subtract([[1, 10]], [[1, 9]]), [[10, 10]]);
+      assert.deepEqual(subtract([[5, 9]], [[1, 5]]), [[6, 9]]);
+      assert.deepEqual(subtract([[5, 5]], [[5, 5]]), []);
     });
 
     it('subtract ignores disjoint cuts', () => {
       assert.deepEqual(subtract([[5, 7]], [[1, 4], [8, 9]]), [[5, 7]]);
+      assert.deepEqual(subtract([[5, 7]], [[1, 2]]), [[5, 7]]);
       assert.deepEqual(subtract([[1, 2], [5, 6]], []), [[1, 2], [5, 6]]);
       assert.deepEqual(subtract([], [[1, 2]]), []);
     });

@@ -53,7 +53,7 @@ export function fromRoman(str) {
     if (current === undefined) {
       throw new SyntaxError('invalid character: ' + s[i]);
     }
-    const next = i + 1 < s.length ? VALUES[s[i + 1]] : 0;
+    const next = VALUES[s[i + 1]];
     if (next !== undefined && current < next) {
       total -= current;
     } else {

@@ -27,6 +27,8 @@ describe('semver', () => {
     it('formats versions', () => {
       assert.equal(format(parse('v1.2.3')), '1.2.3');
       assert.equal(format(parse('1.0.0-beta.2')), '1.0.0-beta.2');
+      assert.equal(format(parse('1.0.0-beta')), '1.0.0-beta');
+      assert.equal(format({ major: 0, minor: 1, patch: 0, prerelease: [] }), '0.1.0');
     });
   });
 
@@ -101,6 +103,8 @@ describe('semver', () => {
       assert.equal(satisfies('2.0.0', '^1.2.3'), false);
       assert.equal(satisfies('0.2.9', '^0.2.3'), true);
       assert.equal(satisfies('0.3.0', '^0.2.3'), false);
+      assert.equal(satisfies('0.1.5', '^0.1.2'), true);
+      assert.equal(satisfies('0.2.0', '^0.1.2'), false);
       assert.equal(satisfies('0.0.3', '^0.0.3'), true);
       assert.equal(satisfies('0.0.4', '^0.0.3'), false);
     });
@@ -134,6 +138,8 @@ describe('semver', () => {
       assert.equal(maxSatisfying(versions, '>=2.0.0'), '2.0.0');
       assert.equal(maxSatisfying(versions, '^3.0.0'), null);
       assert.equal(maxSatisfying([], '*'), null);
+      assert.equal(maxSatisfying(['2.0.0', '1.0.0'], '*'), '2.0.0');
+      assert.equal(maxSatisfying(['1.0.0', 'v1.0.0'], '^1.0.0'), '1.0.0');
     });
   });
 });

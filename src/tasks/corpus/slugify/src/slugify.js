@@ -36,15 +36,17 @@ export function truncateSlug(slug, maxLength, separator = '-') {
     return slug;
   }
   let cut = slug.slice(0, maxLength);
-  const nextChar = slug.charAt(maxLength);
-  if (nextChar !== separator) {
+  if (separator.length === 0) {
+    return cut;
+  }
+  if (slug.charAt(maxLength) !== separator) {
     const lastSep = cut.lastIndexOf(separator);
     if (lastSep > 0) {
       cut = cut.slice(0, lastSep);
     }
   }
   while (cut.endsWith(separator)) {
-    cut = cut.slice(0, cut.length - separator.length);
+    cut = cut.slice(0, cut.length - 1);
   }
   return cut;
 }
@@ -56,6 +58,9 @@ export function slugify(text, options = {}) {
   const separator = options.separator === undefined ? '-' : options.separator;
   const lowercase = options.lowercase !== false;
   const maxLength = options.maxLength || 0;
+  if (separator.length > 1) {
+    throw new RangeError('separator must be at most one character');
+  }
 
   const source = transliterate(text);
   let slug = '';
@@ -63,22 +68,20 @@ export function slugify(text, options = {}) {
   for (const ch of source) {
     const lower = ch.toLowerCase();
     if (isAlnum(lower)) {
-      if (pendingSeparator && slug.length > 0) {
+      if (pendingSeparator) {
         slug += separator;
       }
       pendingSeparator = false;
       slug += lowercase ? lower : ch;
-    } else if (ch === "'") {
-      continue;
-    } else {
-      pendingSeparator = true;
+    } else if (ch !== "'") {
+      pendingSeparator = slug.length > 0;
     }
   }
   return truncateSlug(slug, maxLength, separator);
 }
 
 export function isSlug(text, separator = '-') {
-  if (typeof text !== 'string' || text.length === 0) {
+  if (typeof text !== 'string') {
     return false;
   }
   const parts = text.split(separator);

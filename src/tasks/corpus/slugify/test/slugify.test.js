@@ -22,6 +22,7 @@ describe('slugify', () => {
     it('keeps digits and drops apostrophes', () => {
       assert.equal(slugify("Don't Stop 2 Believe"), 'dont-stop-2-believe');
       assert.equal(slugify('version 10'), 'version-10');
+      assert.equal(slugify('Zoo 9 to 0 az'), 'zoo-9-to-0-az');
     });
 
     it('returns empty string for empty or symbol-only input', () => {
@@ -40,6 +41,8 @@ describe('slugify', () => {
     it('supports a custom separator', () => {
       assert.equal(slugify('Hello Big World', { separator: '_' }), 'hello_big_world');
       assert.equal(slugify('a b', { separator: '' }), 'ab');
+      assert.equal(slugify('ab cd ef', { separator: '', maxLength: 3 }), 'abc');
+      assert.throws(() => slugify('a b', { separator: '--' }), /at most one character/);
     });
 
     it('can preserve case', () => {
@@ -78,12 +81,22 @@ describe('slugify', () => {
     it('leaves short slugs alone', () => {
       assert.equal(truncateSlug('abc', 3), 'abc');
       assert.equal(truncateSlug('abc-def', 0), 'abc-def');
+      assert.equal(truncateSlug('abc-de', 6), 'abc-de');
+      assert.equal(truncateSlug('abc', 1), 'a');
     });
 
     it('cuts at the last separator inside the limit', () => {
       assert.equal(truncateSlug('abc-def-ghi', 9), 'abc-def');
       assert.equal(truncateSlug('abc-def-ghi', 7), 'abc-def');
       assert.equal(truncateSlug('abc-def-ghi', 8), 'abc-def');
+      assert.equal(truncateSlug('a-bcdef', 4), 'a');
+      assert.equal(truncateSlug('x_yz', 3, '_'), 'x');
+    });
+
+    it('strips trailing separators left by the cut', () => {
+      assert.equal(truncateSlug('abc--def', 4), 'abc');
+      assert.equal(truncateSlug('abc---def', 5), 'abc');
+      assert.equal(truncateSlug('-abcdef', 3), '-ab');
     });
 
     it('hard-cuts a single long word', () => {
@@ -100,6 +113,9 @@ describe('slugify', () => {
       assert.equal(isSlug('-a'), false);
       assert.equal(isSlug('a--b'), false);
       assert.equal(isSlug(''), false);
+      assert.equal(isSlug(null), false);
+      assert.equal(isSlug('z9'), true);
+      assert.equal(isSlug('a-'), false);
       assert.equal(isSlug('a_b', '_'), true);
     });
 

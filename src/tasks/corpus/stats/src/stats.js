@@ -31,24 +31,34 @@ export function median(values) {
   return s[mid];
 }
 
+export function frequencies(values) {
+  const counts = new Map();
+  for (let i = 0; i < values.length; i++) {
+    counts.set(values[i], (counts.get(values[i]) || 0) + 1);
+  }
+  const pairs = [];
+  for (const [value, count] of counts) {
+    pairs.push([value, count]);
+  }
+  return pairs.sort((a, b) => a[0] - b[0]);
+}
+
 export function mode(values) {
   requireValues(values);
-  const counts = new Map();
+  const pairs = frequencies(values);
   let best = 0;
-  for (let i = 0; i < values.length; i++) {
-    const count = (counts.get(values[i]) || 0) + 1;
-    counts.set(values[i], count);
-    if (count > best) {
-      best = count;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i][1] > best) {
+      best = pairs[i][1];
     }
   }
   const modes = [];
-  for (const [value, count] of counts) {
-    if (count === best) {
-      modes.push(value);
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i][1] === best) {
+      modes.push(pairs[i][0]);
     }
   }
-  return sorted(modes);
+  return modes;
 }
 
 export function variance(values, sample = false) {

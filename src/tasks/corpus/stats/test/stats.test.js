@@ -5,6 +5,7 @@ import {
   mean,
   median,
   mode,
+  frequencies,
   variance,
   stdDev,
   percentile,
@@ -47,6 +48,16 @@ describe('stats', () => {
       assert.deepEqual(mode([3, 1, 3, 1, 2]), [1, 3]);
       assert.deepEqual(mode([5, 4]), [4, 5]);
       assert.deepEqual(mode([10, 2, 10]), [10]);
+      assert.deepEqual(mode([1, 1, 2]), [1]);
+    });
+
+    it('frequencies counts each distinct value', () => {
+      assert.deepEqual(frequencies([3, 1, 3, 2, 3]), [[1, 1], [2, 1], [3, 3]]);
+      assert.deepEqual(frequencies([]), []);
+      assert.deepEqual(frequencies([-1, -1]), [[-1, 2]]);
+      assert.deepEqual(frequencies([10, 9]), [[9, 1], [10, 1]]);
+      assert.deepEqual(frequencies([5, 2, 2, 9]), [[2, 2], [5, 1], [9, 1]]);
+      assert.deepEqual(frequencies([7, 1, 4, 4, 4, 0]), [[0, 1], [1, 1], [4, 3], [7, 1]]);
     });
 
     it('rejects empty input', () => {
@@ -54,6 +65,10 @@ describe('stats', () => {
       assert.throws(() => median([]), /non-empty/);
       assert.throws(() => mode([]), RangeError);
       assert.throws(() => variance('abc'), RangeError);
+      assert.throws(() => percentile([], 50), RangeError);
+      assert.throws(() => minMax([]), RangeError);
+      assert.throws(() => range([]), RangeError);
+      assert.throws(() => normalize([]), RangeError);
     });
   });
 

@@ -50,9 +50,7 @@ function wrapParagraph(paragraph, available, cut) {
       }
     }
   }
-  if (line.length > 0 || lines.length === 0) {
-    lines.push(line);
-  }
+  lines.push(line);
   return lines;
 }
 
@@ -103,17 +101,17 @@ export function dedent(text) {
       continue;
     }
     let count = 0;
-    while (count < line.length && line[count] === ' ') {
+    while (line[count] === ' ') {
       count++;
     }
     if (count < minIndent) {
       minIndent = count;
     }
   }
-  if (minIndent === Infinity || minIndent === 0) {
+  if (minIndent === Infinity) {
     return text;
   }
-  return lines.map((line) => line.slice(Math.min(minIndent, line.length))).join('\n');
+  return lines.map((line) => line.slice(minIndent)).join('\n');
 }
 
 export function longestLine(text) {

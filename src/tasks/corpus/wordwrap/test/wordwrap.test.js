@@ -24,7 +24,8 @@ describe('wordwrap', () => {
     });
 
     it('rejects widths below one', () => {
-      assert.throws(() => breakWord('abc', 0), RangeError);
+      assert.throws(() => breakWord('abc', 0), /at least 1/);
+      assert.throws(() => breakWord('abc', -2), RangeError);
     });
   });
 
@@ -64,7 +65,7 @@ describe('wordwrap', () => {
     });
 
     it('validates its arguments', () => {
-      assert.throws(() => wrap('x', 0), RangeError);
+      assert.throws(() => wrap('x', 0), /positive integer/);
       assert.throws(() => wrap('x', -3), RangeError);
       assert.throws(() => wrap('x', 2.5), RangeError);
       assert.throws(() => wrap(5, 10), TypeError);
@@ -92,6 +93,8 @@ describe('wordwrap', () => {
       assert.equal(dedent('  a\n\n  b'), 'a\n\nb');
       assert.equal(dedent('a\n  b'), 'a\n  b');
       assert.equal(dedent(''), '');
+      assert.equal(dedent('   \n  '), '   \n  ');
+      assert.equal(dedent('   x\n      \n   y'), 'x\n   \ny');
     });
 
     it('longestLine measures the widest line', () => {
