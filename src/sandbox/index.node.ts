@@ -17,7 +17,8 @@ const registry = new Map<string, SandboxEntry>([
     'worker',
     {
       description: 'the in-browser Web Worker sandbox (offline)',
-      unavailable: 'the worker sandbox runs in a browser page (the browser test tier drives it); under Node use --sandbox node',
+      // The page exposes it as window.webswe.sandboxes.worker (src/app/main.ts, src/sandbox/worker.browser.ts).
+      unavailable: 'the worker sandbox runs in a browser page (the browser test tier and `webswe bench sandbox` drive it in Chromium); under Node use --sandbox node',
     },
   ],
   [

@@ -1,0 +1,494 @@
+// The WebContainer sandbox (browser, online): StackBlitz's in-browser Node (@webcontainer/api). One
+// container per page, booted once; each episode mounts its repository in its own folder and runs
+// `node --test-reporter=<ours> FILE`, whose JSON lines are picked out of the combined terminal output
+// (ANSI stripped). A process that ignores kill() at the time limit gets the container torn down and
+// booted again (said in the output; every episode re-mounts its files). Needs stackblitz.com and a
+// cross-origin-isolated page; boot errors become messages that say which (offline, cookies, COOP/COEP).
+// The container is injected (BootFn), so test/unit/sandbox/webcontainer.test.ts drives it with a stand-in.
+import { applyDiffTo, makeDiff } from './patch.ts';
+import {
+  CommandError,
+  exactNamePattern,
+  formatTestReport,
+  isTestFile,
+  resolveRepoPath,
+  SANDBOX_DEFAULTS,
+  type FileMap,
+  type RunOptions,
+  type RunResult,
+  type Sandbox,
+  type SandboxOptions,
+  type TestResult,
+  type TestStatus,
+} from './types.ts';
+import { mergeRuns } from './worker/results.ts';
+
+/** The part of @webcontainer/api's WebContainer this adapter uses. */
+export interface WcProcess {
+  output: ReadableStream<string>;
+  exit: Promise<number>;
+  kill(): void;
+}
+export interface WcDirent {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+export interface WcContainer {
+  fs: {
+    readFile(path: string, encoding: 'utf-8'): Promise<string>;
+    writeFile(path: string, data: string): Promise<void>;
+    mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+    rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+    readdir(path: string, options: { withFileTypes: true }): Promise<WcDirent[]>;
+  };
+  mount(tree: WcTree, options?: { mountPoint?: string }): Promise<void>;
+  spawn(command: string, args: string[], options?: { cwd?: string; env?: Record<string, string>; terminal?: { cols: number; rows: number } }): Promise<WcProcess>;
+  teardown(): void;
+  on?(event: 'error', listener: (e: { message: string }) => void): unknown;
+}
+export type WcTree = { [name: string]: { file: { contents: string } } | { directory: WcTree } };
+export type BootFn = () => Promise<WcContainer>;
+
+export interface WebContainerDeps {
+  boot: BootFn;
+  /** The page's state, checked before booting (defaults: the real globals). */
+  environment?: () => { crossOriginIsolated?: boolean; onLine?: boolean };
+  /** How long a boot may take before it is reported as stuck (ms). */
+  bootTimeoutMs?: number;
+  /** How long a killed process may take to exit before the container is torn down (ms). */
+  killGraceMs?: number;
+}
+
+/** The reporter the container's node loads: one marked JSON line per test event, on stdout. */
+export const REPORTER_MARK = '\u001eWEBSWE ';
+export const WEBCONTAINER_REPORTER = `// webswe: node:test reporter for the WebContainer sandbox (see src/sandbox/webcontainer.browser.ts)
+import { Transform } from 'node:stream';
+const MARK = ${JSON.stringify(REPORTER_MARK)};
+const send = (o) => process.stdout.write(MARK + JSON.stringify(o) + '\\n');
+const errorText = (err) => { if (!err) return undefined; const inner = err.cause ?? err; return String(inner?.message ?? inner); };
+const reported = [];
+const running = [];
+function onEvent({ type, data }) {
+  if (type === 'test:dequeue') { running.length = data.nesting; running.push(data.name); send({ e: 'running', path: [...running] }); }
+  else if (type === 'test:start') { reported.length = data.nesting; reported.push(data.name); }
+  else if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
+    const path = [...reported.slice(0, data.nesting), data.name];
+    const todo = data.todo !== undefined && data.todo !== false;
+    const skip = data.skip !== undefined && data.skip !== false;
+    const status = todo ? 'todo' : skip ? 'skip' : type === 'test:pass' ? 'pass' : 'fail';
+    const reason = todo ? data.todo : skip ? data.skip : undefined;
+    const message = status === 'fail' ? errorText(data.details?.error) : typeof reason === 'string' ? reason : undefined;
+    send({ e: 'result', path, status, message, ms: data.details?.duration_ms });
+  }
+}
+let direct = false;
+const reporter = new Transform({ writableObjectMode: true, transform(event, _e, done) { if (!direct) onEvent(event); done(); } });
+reporter.on('pipe', (source) => { direct = true; for (const t of ['test:dequeue', 'test:start', 'test:pass', 'test:fail']) source.on(t, (data) => onEvent({ type: t, data })); });
+export default reporter;
+`;
+
+const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
+const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+export const stripAnsi = (s: string) => s.replace(ANSI, '');
+
+/** Boot failures in words that say what to do. */
+export function bootErrorMessage(e: unknown, env: { crossOriginIsolated?: boolean; onLine?: boolean } = {}): string {
+  const msg = (e as Error)?.message ?? String(e);
+  const fallback = 'or use the worker sandbox, which runs offline';
+  if (env.crossOriginIsolated === false) {
+    return `WebContainers need a cross-origin-isolated page (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); serve the app with \`webswe serve\` or \`npm start\`, which send them, ${fallback}`;
+  }
+  if (env.onLine === false) return `WebContainers load their runtime from stackblitz.com and this browser is offline; connect to the network, ${fallback}`;
+  if (/cookie|storage|third.?party|partition/i.test(msg)) {
+    return `the WebContainer could not start: the browser blocks third-party cookies or storage for stackblitz.com (${msg}); allow them for this site, ${fallback}`;
+  }
+  if (/network|fetch|load|timed? ?out|did not boot|unreachable/i.test(msg)) {
+    return `the WebContainer could not load its runtime from stackblitz.com (${msg}); check the network and that stackblitz.com is reachable, ${fallback}`;
+  }
+  return `the WebContainer could not start: ${msg}; ${fallback}`;
+}
+
+/** The one container of a page (WebContainer.boot allows one at a time), booted on first use. */
+class ContainerHost {
+  private current: Promise<WcContainer> | null = null;
+  /** Bumped at each teardown: episodes re-mount their files into the new container. */
+  generation = 0;
+  lastError: string | undefined;
+  constructor(private readonly deps: WebContainerDeps) {}
+
+  get(): Promise<WcContainer> {
+    if (this.current) return this.current;
+    const env = (this.deps.environment ?? defaultEnvironment)();
+    if (env.crossOriginIsolated === false || env.onLine === false) return Promise.reject(new Error(bootErrorMessage(undefined, env)));
+    const limit = this.deps.bootTimeoutMs ?? 60_000;
+    this.current = new Promise<WcContainer>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the WebContainer did not boot within ${limit >= 1000 ? `${Math.round(limit / 1000)} s` : `${limit} ms`} (stackblitz.com unreachable, or third-party cookies blocked?)`)), limit);
+      this.deps.boot().then(
+        (wc) => {
+          clearTimeout(timer);
+          wc.on?.('error', (e) => (this.lastError = e.message));
+          resolve(wc);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+    }).catch((e: unknown) => {
+      this.current = null;
+      throw new Error(bootErrorMessage(e, env));
+    });
+    return this.current;
+  }
+
+  /** Tear the container down (a process would not die); the next get() boots a new one. */
+  async reboot(): Promise<void> {
+    const old = this.current;
+    this.current = null;
+    this.generation++;
+    try {
+      (await old)?.teardown();
+    } catch {
+      // it never booted: nothing to tear down
+    }
+  }
+}
+
+const defaultEnvironment = () => {
+  const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { onLine?: boolean } };
+  return { crossOriginIsolated: g.crossOriginIsolated, onLine: g.navigator?.onLine };
+};
+
+const hosts = new WeakMap<BootFn, ContainerHost>();
+const hostFor = (deps: WebContainerDeps) => {
+  let h = hosts.get(deps.boot);
+  if (!h) hosts.set(deps.boot, (h = new ContainerHost(deps)));
+  return h;
+};
+
+function toTree(files: FileMap): WcTree {
+  const root: WcTree = {};
+  for (const [path, text] of Object.entries(files)) {
+    const parts = path.split('/');
+    let dir = root;
+    for (const p of parts.slice(0, -1)) {
+      const node = (dir[p] ??= { directory: {} });
+      if (!('directory' in node)) throw new Error(`${parts.slice(0, parts.indexOf(p) + 1).join('/')} is both a file and a folder in the file map`);
+      dir = node.directory;
+    }
+    dir[parts[parts.length - 1]!] = { file: { contents: text } };
+  }
+  return root;
+}
+
+const errCode = (e: unknown) => `${(e as { code?: string })?.code ?? ''} ${(e as Error)?.message ?? ''}`;
+let episodes = 0;
+
+export class WebContainerSandbox implements Sandbox {
+  readonly kind = 'webcontainer';
+  private disposed = false;
+  private generation = -1;
+  /** The repository as this sandbox last wrote it: re-mounted if the container was rebooted. */
+  private mirror: FileMap = {};
+  private readonly opts: Required<SandboxOptions>;
+
+  private constructor(
+    private readonly host: ContainerHost,
+    private base: FileMap,
+    options: SandboxOptions,
+    /** The episode's folder (relative to the container's workdir): repo/ and reporter.mjs. */
+    private readonly dir: string,
+    private readonly killGraceMs: number,
+  ) {
+    this.opts = { ...SANDBOX_DEFAULTS, ...options };
+  }
+
+  static async create(files: FileMap, options: SandboxOptions, deps: WebContainerDeps): Promise<WebContainerSandbox> {
+    const dir = `episodes/e${++episodes}-${Math.random().toString(36).slice(2, 8)}`;
+    const sb = new WebContainerSandbox(hostFor(deps), {}, options, dir, deps.killGraceMs ?? 1000);
+    await sb.reset(files);
+    return sb;
+  }
+
+  private get repo() {
+    return `${this.dir}/repo`;
+  }
+
+  /** The container, with this episode's folder in it (mounted again after a reboot). */
+  private async wc(): Promise<WcContainer> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    const wc = await this.host.get();
+    if (this.generation !== this.host.generation) {
+      this.generation = this.host.generation;
+      await wc.fs.mkdir(this.repo, { recursive: true });
+      await wc.mount({ 'reporter.mjs': { file: { contents: WEBCONTAINER_REPORTER } } }, { mountPoint: this.dir });
+      await wc.mount(toTree(this.mirror), { mountPoint: this.repo });
+    }
+    return wc;
+  }
+
+  private abs(path: string, allowRoot = false): { rel: string; abs: string } {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    const rel = resolveRepoPath(path, allowRoot);
+    return { rel, abs: rel ? `${this.repo}/${rel}` : this.repo };
+  }
+
+  async readFile(path: string): Promise<string> {
+    const { rel, abs } = this.abs(path);
+    const wc = await this.wc();
+    try {
+      return await wc.fs.readFile(abs, 'utf-8');
+    } catch (e) {
+      if (/ENOENT/.test(errCode(e))) throw new Error(`no such file in the repository: ${rel}`);
+      if (/EISDIR/.test(errCode(e))) throw new Error(`${rel} is a folder, not a file`);
+      throw e;
+    }
+  }
+
+  async writeFile(path: string, text: string): Promise<void> {
+    const { rel, abs } = this.abs(path);
+    const wc = await this.wc();
+    if (rel.includes('/')) await wc.fs.mkdir(`${this.repo}/${rel.slice(0, rel.lastIndexOf('/'))}`, { recursive: true });
+    await wc.fs.writeFile(abs, text);
+    this.mirror[rel] = text;
+  }
+
+  async deleteFile(path: string): Promise<void> {
+    const { rel, abs } = this.abs(path);
+    const wc = await this.wc();
+    const exists = await wc.fs.readFile(abs, 'utf-8').then(
+      () => true,
+      (e: unknown) => (/EISDIR/.test(errCode(e)) ? Promise.reject(new Error(`${rel} is a folder, not a file`)) : false),
+    );
+    if (!exists) throw new Error(`no such file in the repository: ${rel}`);
+    await wc.fs.rm(abs);
+    delete this.mirror[rel];
+  }
+
+  async listFiles(dir = ''): Promise<string[]> {
+    const { rel, abs } = this.abs(dir, true);
+    const wc = await this.wc();
+    const out: string[] = [];
+    const walk = async (r: string, a: string) => {
+      for (const ent of await wc.fs.readdir(a, { withFileTypes: true })) {
+        const p = r ? `${r}/${ent.name}` : ent.name;
+        if (ent.isDirectory()) await walk(p, `${a}/${ent.name}`);
+        else if (ent.isFile()) out.push(p);
+      }
+    };
+    await walk(rel, abs).catch((e: unknown) => {
+      if (/ENOENT/.test(errCode(e))) throw new Error(`no such folder in the repository: ${rel}`);
+      if (/ENOTDIR/.test(errCode(e))) throw new Error(`${rel} is a file, not a folder`);
+      throw e;
+    });
+    return out.sort();
+  }
+
+  async applyPatch(diff: string): Promise<{ changed: string[] }> {
+    const tryRead = (p: string) => this.readFile(p).catch((e: Error) => (/^no such file/.test(e.message) ? null : Promise.reject(e)));
+    return applyDiffTo({ tryRead, writeFile: (p, t) => this.writeFile(p, t), deleteFile: (p) => this.deleteFile(p) }, diff);
+  }
+
+  async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
+    const deadline = performance.now() + limitMs;
+    const names = options.names ? new Set(options.names) : undefined;
+    const filter = options.names?.length ? [`--test-name-pattern=${exactNamePattern(options.names.map((n) => n.split(' > ').pop()!)).slice(1)}`] : [];
+    const runs: RunResult[] = [];
+    for (const f of files) {
+      const { rel } = this.abs(f);
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
+        break;
+      }
+      const r = await this.run([...filter, rel], left, { file: rel, limitMs });
+      runs.push(r);
+      if (r.timedOut) break;
+    }
+    const result = mergeRuns(runs, this.opts.outputLimit);
+    if (names) result.tests = result.tests.filter((t) => names.has(t.fullName));
+    return result;
+  }
+
+  async exec(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    const [cmd, ...args] = argv;
+    if (cmd !== 'node') throw new CommandError(`only \`node\` runs in this sandbox (got ${JSON.stringify(cmd ?? '')}); e.g. \`node test/lib.test.js\``);
+    if (args[0] === '--test') {
+      const given = args.slice(1);
+      if (given.some((a) => a.startsWith('-'))) throw new CommandError('`node --test` takes only test files here, no further options');
+      return this.runTests(given.length ? given : (await this.listFiles()).filter(isTestFile), options);
+    }
+    const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
+    if (args[0] !== undefined && EVAL_FLAGS.includes(args[0])) return this.run(args, timeoutMs);
+    if (args[0] === undefined || args[0].startsWith('-')) {
+      throw new CommandError(`node options are not available in the sandbox (got ${JSON.stringify(args[0] ?? 'no script')}); run \`node FILE [ARGS]\`, \`node --test [FILES]\` or \`node -e CODE\``);
+    }
+    return this.run([this.abs(args[0]).rel, ...args.slice(1)], timeoutMs);
+  }
+
+  /** One `node` process in the episode's repo folder: output parsed, time limit enforced. */
+  private async run(args: string[], timeoutMs: number, extra: { file?: string; limitMs?: number } = {}): Promise<RunResult> {
+    const started = performance.now();
+    const wc = await this.wc();
+    // No --max-old-space-size: the container's node may not take V8 flags (memoryMb is not enforced here).
+    const proc = await wc.spawn('node', ['--test-reporter=../reporter.mjs', ...args], {
+      cwd: this.repo,
+      env: { NO_COLOR: '1', FORCE_COLOR: '0', TZ: 'UTC', LANG: 'C.UTF-8' },
+      terminal: { cols: 500, rows: 40 },
+    });
+    const parsed = new OutputParser(this.opts.outputLimit, extra.file);
+    const reading = (async () => {
+      const reader = proc.output.getReader();
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) break;
+        if (value !== undefined) parsed.push(value);
+      }
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+    const first = await Promise.race([proc.exit, limit]);
+    clearTimeout(timer);
+    let exitCode: number | null = null;
+    let note = '';
+    if (first === 'timeout') {
+      proc.kill();
+      const grace = new Promise<'stuck'>((r) => setTimeout(() => r('stuck'), this.killGraceMs));
+      if ((await Promise.race([proc.exit, grace])) === 'stuck') {
+        await this.host.reboot();
+        note = '[the process did not stop when killed, so the WebContainer was torn down and booted again; the repository was restored from the sandbox\'s copy (files the program wrote itself are gone)]\n';
+      }
+    } else {
+      exitCode = first;
+      await Promise.race([reading, new Promise((r) => setTimeout(r, 200))]); // the output's last chunks
+    }
+    parsed.end();
+    const timedOut = first === 'timeout';
+    const tests = parsed.tests;
+    const last = parsed.running?.join(' > ');
+    const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
+    const killed = timedOut ? `\n[killed: the time limit of ${Math.round(extra.limitMs ?? timeoutMs)} ms was reached]\n${note}` : '';
+    const lastError = this.host.lastError ? `[WebContainer error: ${this.host.lastError}]\n` : '';
+    this.host.lastError = undefined;
+    const result: RunResult = {
+      tests,
+      output: parsed.text() + killed + lastError + (parsed.sawTests ? formatTestReport(tests, hung) : ''),
+      exitCode,
+      timedOut,
+      truncated: parsed.dropped > 0,
+      durationMs: performance.now() - started,
+    };
+    if (hung !== undefined) result.running = hung;
+    return result;
+  }
+
+  async diff(): Promise<string> {
+    const now: FileMap = {};
+    for (const p of await this.listFiles()) now[p] = await this.readFile(p);
+    return makeDiff(this.base, now);
+  }
+
+  async reset(files?: FileMap): Promise<void> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    if (files) {
+      for (const p of Object.keys(files)) resolveRepoPath(p);
+      this.base = { ...files };
+    }
+    this.mirror = { ...this.base };
+    const wc = await this.host.get();
+    if (this.generation === this.host.generation) await wc.fs.rm(this.repo, { recursive: true, force: true });
+    this.generation = -1; // mount again (wc() does)
+    await this.wc();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.generation !== this.host.generation) return;
+    const wc = await this.host.get().catch(() => null);
+    await wc?.fs.rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Splits the combined terminal output into the program's text and the reporter's marked lines. */
+class OutputParser {
+  tests: TestResult[] = [];
+  running: string[] | undefined;
+  sawTests = false;
+  dropped = 0;
+  private kept: string[] = [];
+  private keptLength = 0;
+  private pending = '';
+  constructor(
+    private readonly limit: number,
+    private readonly file?: string,
+  ) {}
+
+  push(chunk: string): void {
+    const lines = (this.pending + stripAnsi(chunk).replace(/\r\n?/g, '\n')).split('\n');
+    this.pending = lines.pop()!;
+    for (const l of lines) this.line(l, true);
+  }
+
+  end(): void {
+    if (this.pending) this.line(this.pending, false);
+    this.pending = '';
+  }
+
+  private line(l: string, newline: boolean): void {
+    const at = l.indexOf(REPORTER_MARK);
+    if (at === -1) return this.keep(newline ? `${l}\n` : l);
+    if (at > 0) this.keep(l.slice(0, at)); // the program's text that shared the line
+    let r: { e?: string; path?: unknown; status?: string; message?: unknown; ms?: unknown };
+    try {
+      r = JSON.parse(l.slice(at + REPORTER_MARK.length)) as typeof r;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(r.path) || r.path.some((p) => typeof p !== 'string')) return;
+    const path = r.path as string[];
+    this.sawTests = true;
+    if (r.e === 'running') this.running = path;
+    else if (r.e === 'result' && STATUSES.includes(r.status!)) {
+      const t: TestResult = { fullName: path.join(' > '), status: r.status as TestStatus };
+      if (typeof r.message === 'string') t.message = r.message;
+      if (typeof r.ms === 'number') t.durationMs = r.ms;
+      if (this.file) t.file = this.file;
+      this.tests.push(t);
+    }
+  }
+
+  private keep(s: string): void {
+    const room = this.limit - this.keptLength;
+    if (room > 0) {
+      const piece = s.length <= room ? s : s.slice(0, room);
+      this.kept.push(piece);
+      this.keptLength += piece.length;
+    }
+    this.dropped += Math.max(0, s.length - Math.max(room, 0));
+  }
+
+  text(): string {
+    const t = this.kept.join('');
+    return this.dropped ? `${t}\n[output truncated: ${this.dropped} more characters not shown]\n` : t;
+  }
+}
+
+/** The real thing: @webcontainer/api, loaded on first use (it needs stackblitz.com). */
+export const bootWebContainer: BootFn = async () => {
+  const { WebContainer } = await import('@webcontainer/api');
+  return (await WebContainer.boot({ coep: 'require-corp', workdirName: 'webswe' })) as unknown as WcContainer;
+};
+
+/** A SandboxFactory over a given container (tests pass a stand-in's boot function). */
+export const webContainerFactory =
+  (deps: WebContainerDeps) =>
+  (files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> =>
+    WebContainerSandbox.create(files, options, deps);
+
+/** The WebContainer sandbox of this page. */
+export const createWebContainerSandbox = webContainerFactory({ boot: bootWebContainer });

@@ -1,0 +1,95 @@
+// The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose test runs each
+// get a fresh module Worker (src/sandbox/worker/runner.worker.ts), one kept spawned ahead so a run
+// does not wait for a Worker to start. Worker.terminate() ends a runaway test at the time limit.
+// The built runner script is fetched once and Workers start from a blob: URL of it: no request per
+// run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
+// then refuses the Worker script now and then: net::ERR_BLOCKED_BY_RESPONSE). A Worker that still
+// fails before its job starts is replaced, after a pause, and the job sent again.
+import runnerUrl from './worker/runner.worker.ts?worker&url';
+import { createWorkerSandboxWith } from './worker/sandbox.ts';
+import type { RunJob, RunnerEvent, RunnerFactory } from './worker/protocol.ts';
+import type { SandboxFactory } from './types.ts';
+
+/** Pauses before each further fresh Worker when one fails before the job's first event (ms). */
+const RETRY_DELAYS_MS = [100, 500, 2000];
+
+/** Where Workers load the runner from: a blob: URL of the built script (the script's URL in dev). */
+let scriptUrl: Promise<string> | null = null;
+const runnerScript = () =>
+  (scriptUrl ??= import.meta.env.DEV
+    ? Promise.resolve(runnerUrl)
+    : fetch(runnerUrl)
+        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+        .then((text) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' })))
+        .catch(() => runnerUrl));
+
+interface Spawned {
+  worker: Worker;
+  /** Set when the Worker failed before it ran a job (its script did not load). */
+  failed?: string;
+  /** Called on that failure once a job is waiting for it. */
+  onFail?: (message: string) => void;
+}
+
+function spawn(url: string): Spawned {
+  const worker = new Worker(url, { type: 'module', name: 'webswe-sandbox-runner' });
+  const s: Spawned = { worker };
+  worker.onerror = (e) => {
+    // Errors inside a job are handled in the Worker; one that reaches here means the runner itself failed.
+    e.preventDefault();
+    s.failed = e.message || 'the runner script did not load';
+    s.onFail?.(s.failed);
+  };
+  return s;
+}
+
+let spare: Spawned | null = null;
+/** The spare Worker (unless it failed to load), with a new spare spawned behind it. */
+function take(url: string): Spawned {
+  let s = spare;
+  if (!s || s.failed !== undefined) {
+    s?.worker.terminate();
+    s = spawn(url);
+  }
+  spare = spawn(url);
+  return s;
+}
+
+/** A runner Worker per run. */
+export const workerRunners: RunnerFactory = () => {
+  let current: Spawned | null = null;
+  let over = false;
+  const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {
+    const s = take(await runnerScript());
+    if (over) return s.worker.terminate();
+    current = s;
+    let started = false;
+    const fail = (message: string): void => {
+      if (over || current !== s) return;
+      s.worker.terminate();
+      if (!started && attempt <= RETRY_DELAYS_MS.length) {
+        setTimeout(() => void (over || run(job, onEvent, attempt + 1)), RETRY_DELAYS_MS[attempt - 1]);
+        return;
+      }
+      onEvent({ type: 'out', stream: 'stderr', text: `the worker sandbox's runner failed${started ? '' : ` (${attempt} Workers in a row)`}: ${message}\n` });
+      onEvent({ type: 'exit', code: 1 });
+    };
+    s.onFail = fail;
+    s.worker.onmessage = (e: MessageEvent<RunnerEvent>) => {
+      started = true;
+      if (!over && current === s) onEvent(e.data);
+    };
+    if (s.failed !== undefined) return fail(s.failed);
+    s.worker.postMessage(job);
+  };
+  return {
+    start: (job, onEvent) => void run(job, onEvent, 1),
+    terminate() {
+      over = true;
+      current?.worker.terminate();
+    },
+  };
+};
+
+/** The worker sandbox: an in-memory repository whose commands run in dedicated Workers. */
+export const createWorkerSandbox: SandboxFactory = createWorkerSandboxWith(workerRunners);

@@ -1,0 +1,29 @@
+// The messages between the worker sandbox (host side, sandbox.ts) and its test-runner Worker
+// (runner.worker.ts → runner.ts): one job per Worker, events streamed back as they happen, so the
+// host has the results so far and the running test when it terminates a Worker at the time limit.
+import type { FileMap, TestStatus } from '../types.ts';
+
+export interface RunJob {
+  files: FileMap;
+  /** What follows `node`: [script, ...args] or ['-e' | '--eval' | '-p' | '--print', code]. */
+  argv: string[];
+  /** Node 20's --test-name-pattern (a RegExp source): a test runs when its or a suite's name matches. */
+  namePattern?: string;
+}
+
+export type RunnerEvent =
+  | { type: 'out'; stream: 'stdout' | 'stderr'; text: string }
+  /** A test or suite started (node:test's test:dequeue). */
+  | { type: 'running'; path: string[] }
+  | { type: 'result'; path: string[]; status: TestStatus; message?: string; ms: number }
+  /** The run is over: what `node` would have exited with. */
+  | { type: 'exit'; code: number };
+
+/** What the host needs of a runner: a dedicated Worker in browsers, a stand-in in tests. */
+export interface RunnerPort {
+  start(job: RunJob, onEvent: (e: RunnerEvent) => void): void;
+  /** Stop it at once (a runaway loop included); no event arrives afterwards. */
+  terminate(): void;
+}
+
+export type RunnerFactory = () => RunnerPort;

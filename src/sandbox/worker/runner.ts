@@ -1,0 +1,232 @@
+// One run of `node ARGS` inside the worker sandbox's test-runner Worker: installs the console, timers
+// and `process` the repository's code sees, loads the entry module (loader.ts) with node:test and
+// node:assert shimmed, runs the registered tests (node-test.ts) and streams events to the host, paths
+// shown repo-relative. Core code: the host (runner.worker.ts, or a test) supplies what is global.
+import { createAssert, setCallSiteSource } from './assert.ts';
+import { format, inspect } from './inspect.ts';
+import { LoadError, ModuleLoader } from './loader.ts';
+import { Harness, errorText } from './node-test.ts';
+import type { RunJob, RunnerEvent } from './protocol.ts';
+
+export interface RunnerHost {
+  post(e: RunnerEvent): void;
+  /** A URL the engine can import() for this module text (blob: in a Worker). */
+  makeUrl(code: string): string;
+  /** Replace console, timers and `process` on globalThis (a Worker: yes; an in-process test: no). */
+  ownsGlobals: boolean;
+  /** Register for errors nothing caught (a Worker's 'error' and 'unhandledrejection' events). */
+  onUncaught?(handler: (e: unknown) => void): void;
+}
+
+type Timers = {
+  setTimeout: (cb: (...a: unknown[]) => void, ms?: number, ...a: unknown[]) => unknown;
+  clearTimeout: (id: unknown) => void;
+  setInterval: (cb: (...a: unknown[]) => void, ms?: number, ...a: unknown[]) => unknown;
+  clearInterval: (id: unknown) => void;
+};
+type G = Record<string, unknown> & Timers;
+
+const SHIMS = '__webswe_shims__';
+const IMPORT_HOOK = '__webswe_import__';
+const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
+/** The version `process.version` reports: the Node line the node sandbox runs on. */
+const NODE_VERSION = 'v20.0.0-webswe';
+
+class ExitSignal {
+  constructor(readonly code: number) {}
+}
+
+/** Run one job; resolves after the 'exit' event was posted. */
+export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
+  const g = globalThis as unknown as G;
+  // Bound: a browser's timer functions refuse to run with another `this` ("Illegal invocation").
+  const native: Timers = {
+    setTimeout: g.setTimeout.bind(globalThis),
+    clearTimeout: g.clearTimeout.bind(globalThis),
+    setInterval: g.setInterval.bind(globalThis),
+    clearInterval: g.clearInterval.bind(globalThis),
+  };
+  let exited = false;
+  let loader: ModuleLoader | undefined;
+  const repoPaths = (text: string) => {
+    for (const m of loader?.modules() ?? []) text = text.split(m.url).join(m.path);
+    return text;
+  };
+  const post = (e: RunnerEvent) => {
+    if (exited) return;
+    if (e.type === 'exit') exited = true;
+    host.post(e.type === 'out' ? { ...e, text: repoPaths(e.text) } : e.type === 'result' && e.message !== undefined ? { ...e, message: repoPaths(e.message) } : e);
+  };
+  const write = (stream: 'stdout' | 'stderr', text: string) => post({ type: 'out', stream, text });
+
+  // Timers the repository starts keep the run alive, as they keep a node process alive.
+  const active = new Set<unknown>();
+  const state = { exitCode: undefined as number | undefined };
+  const stop = { harness: undefined as Harness | undefined };
+  const exit = (code: number): never => {
+    post({ type: 'exit', code });
+    stop.harness?.stop();
+    throw new ExitSignal(code);
+  };
+  if (host.ownsGlobals) {
+    g.setTimeout = (cb, ms, ...a) => {
+      const id = native.setTimeout(() => {
+        active.delete(id);
+        cb(...a);
+      }, ms);
+      active.add(id);
+      return id;
+    };
+    g.clearTimeout = (id) => {
+      active.delete(id);
+      native.clearTimeout(id);
+    };
+    g.setInterval = (cb, ms, ...a) => {
+      const id = native.setInterval(() => cb(...a), ms);
+      active.add(id);
+      return id;
+    };
+    g.clearInterval = (id) => {
+      active.delete(id);
+      native.clearInterval(id);
+    };
+    const out = (...a: unknown[]) => write('stdout', `${format(...a)}\n`);
+    const err = (...a: unknown[]) => write('stderr', `${format(...a)}\n`);
+    g.console = {
+      log: out,
+      info: out,
+      debug: out,
+      error: err,
+      warn: err,
+      trace: (...a: unknown[]) => err(`Trace: ${format(...a)}\n${(new Error().stack ?? '').split('\n').slice(2).join('\n')}`),
+      dir: (v: unknown) => write('stdout', `${inspect(v)}\n`),
+      table: out,
+      assert: (cond: unknown, ...a: unknown[]) => void (cond || err(a.length ? `Assertion failed: ${format(...a)}` : 'Assertion failed')),
+      group: out,
+      groupEnd: () => undefined,
+      time: () => undefined,
+      timeEnd: () => undefined,
+      count: () => undefined,
+    };
+    const script = EVAL_FLAGS.includes(job.argv[0] ?? '') ? [] : job.argv.slice(0, 1);
+    g.process = {
+      argv: ['/usr/local/bin/node', ...script, ...job.argv.slice(script.length ? 1 : 2)],
+      env: { HOME: '/repo', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' },
+      platform: 'linux',
+      version: NODE_VERSION,
+      versions: { node: NODE_VERSION.slice(1) },
+      cwd: () => '/repo',
+      exit: (code?: number) => exit(code ?? state.exitCode ?? 0),
+      get exitCode() {
+        return state.exitCode;
+      },
+      set exitCode(c: number | undefined) {
+        state.exitCode = c;
+      },
+      stdout: { write: (s: unknown) => (write('stdout', String(s)), true), isTTY: false },
+      stderr: { write: (s: unknown) => (write('stderr', String(s)), true), isTTY: false },
+      nextTick: (fn: (...a: unknown[]) => void, ...a: unknown[]) => queueMicrotask(() => fn(...a)),
+      hrtime: Object.assign((prev?: [number, number]) => {
+        const ns = Math.round(performance.now() * 1e6);
+        const t: [number, number] = [Math.floor(ns / 1e9), ns % 1e9];
+        return prev ? [t[0] - prev[0], t[1] - prev[1]] : t;
+      }, { bigint: () => BigInt(Math.round(performance.now() * 1e6)) }),
+      on: () => undefined,
+      once: () => undefined,
+      emitWarning: (w: unknown) => err(`(node) Warning: ${errorText(w)}`),
+    };
+  }
+  const nextTurn = () => new Promise<void>((r) => native.setTimeout(() => r(), 0));
+  const activeHandles = () => (host.ownsGlobals ? active.size : 1);
+
+  const harness = new Harness({
+    events: {
+      running: (path) => post({ type: 'running', path }),
+      result: (path, status, message, ms) => post(message === undefined ? { type: 'result', path, status, ms } : { type: 'result', path, status, message, ms }),
+    },
+    ...(job.namePattern !== undefined ? { namePattern: new RegExp(job.namePattern) } : {}),
+    activeHandles,
+    nextTurn,
+  });
+  stop.harness = harness;
+  const asserts = createAssert();
+  (globalThis as Record<string, unknown>)[SHIMS] = { test: harness.api(), assert: asserts.legacy, strict: asserts.strict };
+  const shim = (key: string, names: string[]) =>
+    host.makeUrl(`const m = globalThis.${SHIMS}.${key};\nexport default m.default ?? m;\nexport const { ${names.filter((n) => n !== 'default').join(', ')} } = m;\n`);
+  const builtins: Record<string, string> = {};
+  builtins['node:test'] = shim('test', Object.keys(harness.api()));
+  builtins['node:assert'] = builtins.assert = shim('assert', Object.keys(asserts.legacy));
+  builtins['node:assert/strict'] = builtins['assert/strict'] = shim('strict', Object.keys(asserts.strict));
+  loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK });
+  const ld = loader;
+  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => import(/* @vite-ignore */ ld.resolve(String(spec), from));
+  setCallSiteSource((url, line, column) => ld.callExpressionAt(url, line, column));
+
+  /** The stack without the runner's own frames: the message, then the repository's frames. */
+  const repoStack = (stack: string) => {
+    const urls = ld.modules().map((m) => m.url);
+    return stack
+      .split('\n')
+      .filter((l) => !/^\s+at /.test(l) || urls.some((u) => l.includes(u)))
+      .join('\n');
+  };
+  /** How node reports an error nothing caught: its stack (repo paths), and the exit code. */
+  const crash = (e: unknown) => {
+    if (e instanceof ExitSignal) return;
+    if (!(e instanceof LoadError)) {
+      write('stderr', `${e instanceof Error && e.stack ? repoStack(e.stack) : `Uncaught ${inspect(e)}`}\n`);
+      exit(harness.used ? 7 : 1);
+    }
+  };
+  host.onUncaught?.((e) => {
+    try {
+      if (!harness.uncaught(e)) crash(e);
+    } catch {
+      // ExitSignal: the run is over
+    }
+  });
+
+  try {
+    const [first, ...rest] = job.argv;
+    if (first !== undefined && EVAL_FLAGS.includes(first)) {
+      const result = (0, eval)(rest[0] ?? '') as unknown;
+      if (first === '-p' || first === '--print') write('stdout', `${format(result)}\n`);
+    } else {
+      try {
+        await import(/* @vite-ignore */ loader.urlFor(first ?? ''));
+      } catch (e) {
+        if (!(e instanceof LoadError)) throw e;
+        write('stderr', await describeLoadError(e, host));
+        exit(1);
+      }
+    }
+    if (harness.used) await harness.run();
+    // Like a node process, the run ends when no timer is left (an in-process host has none of its own).
+    while (host.ownsGlobals && active.size > 0 && !exited) await nextTurn();
+    exit(harness.failed ? 1 : (state.exitCode ?? 0));
+  } catch (e) {
+    try {
+      crash(e);
+    } catch {
+      // ExitSignal
+    }
+  } finally {
+    if (!exited) post({ type: 'exit', code: 1 });
+    if (host.ownsGlobals) Object.assign(g, native);
+  }
+}
+
+/** Node's text for a module that could not load; for a syntax error, the engine's own message. */
+async function describeLoadError(e: LoadError, host: RunnerHost): Promise<string> {
+  if (e.code !== 'SYNTAX') return `Error [${e.code}]: ${e.message}\n`;
+  let message = e.message;
+  if (e.source !== undefined) {
+    try {
+      // Parsed, never run: a module that parses starts with `throw` (imports fail to link first).
+      await import(/* @vite-ignore */ host.makeUrl(`throw 0;${e.source}`));
+    } catch (engine) {
+      if (engine instanceof SyntaxError) message = engine.message;
+    }
+  }
+  return `${e.banner}\nSyntaxError: ${message}\n`;
+}

@@ -1,0 +1,226 @@
+// The worker sandbox (host side): the repository is an in-memory file map; each test file or command
+// runs in a fresh runner (a dedicated Worker in browsers: see ../worker.browser.ts) that streams its
+// results; at the time limit the runner is terminated and the results so far are kept, with the test
+// that was running. Same paths, commands, output cap, report and results as the node sandbox.
+// Core code: no DOM, no Node; the runners come from a RunnerFactory.
+import { applyDiffTo, makeDiff } from '../patch.ts';
+import {
+  CommandError,
+  exactNamePattern,
+  formatTestReport,
+  isTestFile,
+  resolveRepoPath,
+  SANDBOX_DEFAULTS,
+  type FileMap,
+  type RunOptions,
+  type RunResult,
+  type Sandbox,
+  type SandboxOptions,
+  type TestResult,
+} from '../types.ts';
+import { CappedText, mergeRuns } from './results.ts';
+import type { RunJob, RunnerFactory } from './protocol.ts';
+
+/** Node options a command may use before its script (as in the node sandbox). */
+const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
+
+export class WorkerSandbox implements Sandbox {
+  readonly kind = 'worker';
+  private disposed = false;
+  private base: FileMap = {};
+  private files = new Map<string, string>();
+  private readonly live = new Set<{ terminate(): void }>();
+
+  private constructor(
+    private readonly opts: Required<SandboxOptions>,
+    private readonly runners: RunnerFactory,
+  ) {}
+
+  /** `memoryMb` is not enforced: a browser cannot cap one Worker's heap (the time limit still ends it). */
+  static async create(files: FileMap, options: SandboxOptions, runners: RunnerFactory): Promise<WorkerSandbox> {
+    const sb = new WorkerSandbox({ ...SANDBOX_DEFAULTS, ...options }, runners);
+    await sb.reset(files);
+    return sb;
+  }
+
+  private resolve(path: string, allowRoot = false): string {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    return resolveRepoPath(path, allowRoot);
+  }
+
+  private isFolder(rel: string): boolean {
+    for (const p of this.files.keys()) if (p.startsWith(`${rel}/`)) return true;
+    return false;
+  }
+
+  async readFile(path: string): Promise<string> {
+    const rel = this.resolve(path);
+    const text = this.files.get(rel);
+    if (text !== undefined) return text;
+    if (this.isFolder(rel)) throw new Error(`${rel} is a folder, not a file`);
+    throw new Error(`no such file in the repository: ${rel}`);
+  }
+
+  async writeFile(path: string, text: string): Promise<void> {
+    const rel = this.resolve(path);
+    if (this.isFolder(rel)) throw new Error(`${rel} is a folder, not a file`);
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (this.files.has(dir)) throw new Error(`${dir} is a file, not a folder`);
+    }
+    this.files.set(rel, String(text));
+  }
+
+  async deleteFile(path: string): Promise<void> {
+    const rel = this.resolve(path);
+    if (this.files.delete(rel)) return;
+    if (this.isFolder(rel)) throw new Error(`${rel} is a folder, not a file`);
+    throw new Error(`no such file in the repository: ${rel}`);
+  }
+
+  async listFiles(dir = ''): Promise<string[]> {
+    const rel = this.resolve(dir, true);
+    if (rel === '') return [...this.files.keys()].sort();
+    if (this.files.has(rel)) throw new Error(`${rel} is a file, not a folder`);
+    const out = [...this.files.keys()].filter((p) => p.startsWith(`${rel}/`));
+    if (out.length === 0) throw new Error(`no such folder in the repository: ${rel}`);
+    return out.sort();
+  }
+
+  async applyPatch(diff: string): Promise<{ changed: string[] }> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    return applyDiffTo(
+      {
+        tryRead: async (p) => this.files.get(this.resolve(p)) ?? null,
+        writeFile: (p, t) => this.writeFile(p, t),
+        deleteFile: (p) => this.deleteFile(p),
+      },
+      diff,
+    );
+  }
+
+  async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
+    const deadline = performance.now() + limitMs;
+    const names = options.names ? new Set(options.names) : undefined;
+    // As the node sandbox: select by each name's last " > " part, then keep the exact full names.
+    const namePattern = options.names?.length ? exactNamePattern(options.names.map((n) => n.split(' > ').pop()!)).slice(1) : undefined;
+    const runs: RunResult[] = [];
+    for (const f of files) {
+      const rel = this.resolve(f);
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
+        break;
+      }
+      const r = await this.run([rel], left, { file: rel, limitMs, ...(namePattern !== undefined ? { namePattern } : {}) });
+      runs.push(r);
+      if (r.timedOut) break;
+    }
+    const result = mergeRuns(runs, this.opts.outputLimit);
+    if (names) result.tests = result.tests.filter((t) => names.has(t.fullName));
+    return result;
+  }
+
+  async exec(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    const [cmd, ...args] = argv;
+    if (cmd !== 'node') throw new CommandError(`only \`node\` runs in this sandbox (got ${JSON.stringify(cmd ?? '')}); e.g. \`node test/lib.test.js\``);
+    if (args[0] === '--test') {
+      const given = args.slice(1);
+      if (given.some((a) => a.startsWith('-'))) throw new CommandError('`node --test` takes only test files here, no further options');
+      const files = given.length ? given : (await this.listFiles()).filter(isTestFile);
+      return this.runTests(files, options);
+    }
+    const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
+    if (args[0] !== undefined && EVAL_FLAGS.includes(args[0])) return this.run(args, timeoutMs);
+    if (args[0] === undefined || args[0].startsWith('-')) {
+      throw new CommandError(`node options are not available in the sandbox (got ${JSON.stringify(args[0] ?? 'no script')}); run \`node FILE [ARGS]\`, \`node --test [FILES]\` or \`node -e CODE\``);
+    }
+    return this.run([this.resolve(args[0]), ...args.slice(1)], timeoutMs);
+  }
+
+  /** One runner for `node ARGS`: events in, the result out; terminated at the limit. */
+  private run(argv: string[], timeoutMs: number, extra: { file?: string; limitMs?: number; namePattern?: string } = {}): Promise<RunResult> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    const started = performance.now();
+    const out = new CappedText(this.opts.outputLimit);
+    const tests: TestResult[] = [];
+    let running: string[] | undefined;
+    let sawTests = false;
+    const job: RunJob = { files: Object.fromEntries(this.files), argv, ...(extra.namePattern !== undefined ? { namePattern: extra.namePattern } : {}) };
+    return new Promise((resolve, reject) => {
+      let port: ReturnType<RunnerFactory>;
+      let settled = false;
+      const finish = (code: number | null, timedOut: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        port?.terminate();
+        this.live.delete(port);
+        if (timedOut) out.push(`\n[killed: the time limit of ${Math.round(extra.limitMs ?? timeoutMs)} ms was reached]\n`);
+        const last = running?.join(' > ');
+        const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
+        const result: RunResult = {
+          tests,
+          output: out.text() + (sawTests ? formatTestReport(tests, hung) : ''),
+          exitCode: timedOut ? null : code,
+          timedOut,
+          truncated: out.dropped > 0,
+          durationMs: performance.now() - started,
+        };
+        if (hung !== undefined) result.running = hung;
+        resolve(result);
+      };
+      const timer = setTimeout(() => finish(null, true), timeoutMs);
+      try {
+        port = this.runners();
+        this.live.add(port);
+        port.start(job, (e) => {
+          if (settled) return;
+          if (e.type === 'out') out.push(e.text);
+          else if (e.type === 'running') {
+            sawTests = true;
+            running = e.path;
+          } else if (e.type === 'result') {
+            sawTests = true;
+            const t: TestResult = { fullName: e.path.join(' > '), status: e.status };
+            if (e.message !== undefined) t.message = e.message;
+            t.durationMs = e.ms;
+            if (extra.file) t.file = extra.file;
+            tests.push(t);
+          } else if (e.type === 'exit') finish(e.code, false);
+        });
+      } catch (e) {
+        settled = true;
+        clearTimeout(timer);
+        reject(new Error(`could not start the worker sandbox's runner: ${(e as Error).message}`));
+      }
+    });
+  }
+
+  async diff(): Promise<string> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    return makeDiff(this.base, Object.fromEntries(this.files));
+  }
+
+  async reset(files?: FileMap): Promise<void> {
+    if (this.disposed) throw new Error('this sandbox was disposed');
+    if (files) {
+      for (const p of Object.keys(files)) if (resolveRepoPath(p) !== p) throw new Error(`file map path "${p}" is not in normal form; write "${resolveRepoPath(p)}"`);
+      this.base = { ...files };
+    }
+    this.files = new Map(Object.entries(this.base));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const p of this.live) p.terminate();
+    this.live.clear();
+  }
+}
+
+export const createWorkerSandboxWith =
+  (runners: RunnerFactory) =>
+  (files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> =>
+    WorkerSandbox.create(files, options, runners);

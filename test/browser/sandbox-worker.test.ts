@@ -1,0 +1,185 @@
+// The worker sandbox in Chromium, driven through the page's `webswe.sandboxes.worker` hook: files and
+// patches, per-test results and output the same as the node sandbox's for the same repository, a busy
+// loop ended by Worker.terminate() at the time limit with the running test named, console output,
+// process.exit, uncaught errors, syntax errors, and paths shown repo-relative.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createNodeSandbox } from '../../src/sandbox/node.node.ts';
+import type { FileMap, RunResult } from '../../src/sandbox/types.ts';
+import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+
+if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
+
+const HEAD = "import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\n";
+const files: FileMap = {
+  'package.json': '{ "type": "module" }\n',
+  'src/add.js': "export const add = (a, b) => a + b;\nconsole.log('args:', process.argv.slice(2).join(','));\n",
+  'src/lexer.js': "export const lex = (s) => s.split(/\\s+/).filter(Boolean);\n",
+  'src/parse.js': "import { lex } from './lexer.js';\nexport const parse = (s) => lex(s).map(Number);\n",
+  'test/add.test.js': `${HEAD}import { add } from '../src/add.js';
+import { parse } from '../src/parse.js';
+describe('add', () => {
+  describe('small # numbers', () => {
+    it('adds', () => assert.equal(add(1, 2), 3));
+    it('is wrong', () => assert.equal(add(1, 2), 4));
+    it.skip('skipped', () => {});
+    it.todo('later');
+  });
+  it('is async', async () => { await new Promise((r) => setTimeout(r, 5)); });
+  it('parses', () => assert.deepEqual(parse('1 2  3'), [1, 2, 4]));
+  it('is truthy', () => assert.ok(add(1, -1)));
+  it('throws', () => assert.throws(() => parse('x'), /boom/));
+});
+it('top level', () => { console.log('from a test', { a: [1, 2] }); });
+`,
+  'test/loop.test.js': `${HEAD}describe('loop', () => {\n  it('first', () => {});\n  it('spins', () => { while (true) {} });\n  it('never', () => {});\n});\n`,
+  'test/crash.test.js': `${HEAD}it('x', () => {});\nthrow new Error('top-level boom');\n`,
+  'test/syntax.test.js': `${HEAD}it('x', () => {});\nconst y = ;\n`,
+  'test/missing.test.js': `${HEAD}import { nothere } from '../src/none.js';\nit('x', () => {});\n`,
+  'test/exit.test.js': `${HEAD}describe('s', () => { it('x', () => { process.exit(3); }); it('y', () => {}); });\n`,
+  'test/timer-error.test.js': `${HEAD}it('async throw', async () => { await new Promise((_, rej) => setTimeout(() => rej(new RangeError('late')), 1)); });\nit('after', () => {});\n`,
+  'test/uncaught.test.js': `${HEAD}describe('s', () => {
+  it('timer throws', async () => { setTimeout(() => { throw new Error('from timer'); }, 1); await new Promise((r) => setTimeout(r, 50)); });
+  it('rejection', async () => { Promise.reject(new Error('unhandled')); await new Promise((r) => setTimeout(r, 50)); });
+  it('after', () => {});
+});\n`,
+  'test/pending.test.js': `${HEAD}describe('p', () => { it('hangs', () => new Promise(() => {})); it('next', () => {}); });\nit('later', () => {});\n`,
+};
+
+const brief = (r: RunResult) => r.tests.map((t) => [t.fullName, t.status, t.message ?? null]);
+
+describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const run = (script: string, arg: unknown): Promise<any> =>
+    page.evaluate(
+      async ({ script, arg }) => {
+        const w = window as any;
+        const fn = new Function('sandboxes', 'arg', `return (async () => { ${script} })();`);
+        return fn(w.webswe.sandboxes, arg);
+      },
+      { script, arg },
+    );
+  const both = async (testFile: string, timeoutMs = 20_000) => {
+    const node = await createNodeSandbox(files, { timeoutMs });
+    try {
+      const [n, w] = await Promise.all([
+        node.runTests([testFile]),
+        run('const sb = await sandboxes.worker(arg.files, { timeoutMs: arg.timeoutMs }); try { return await sb.runTests([arg.file]); } finally { await sb.dispose(); }', { files, file: testFile, timeoutMs }),
+      ]);
+      return { n: n as RunResult, w: w as RunResult };
+    } finally {
+      await node.dispose();
+    }
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(inject('baseUrl'));
+    await page.waitForFunction(() => (window as any).webswe?.sandboxes);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('reports the same tests, statuses, messages and output as the node sandbox', async () => {
+    const { n, w } = await both('test/add.test.js');
+    expect(brief(w)).toEqual(brief(n));
+    expect(w.exitCode).toBe(n.exitCode);
+    expect(w.tests[0]!.file).toBe('test/add.test.js');
+    expect(w.output).toBe(n.output);
+  });
+
+  it('ends a busy loop at the time limit with Worker.terminate() and names the running test', async () => {
+    const w: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/loop.test.js"], { timeoutMs: 5000 }); } finally { await sb.dispose(); }', files);
+    expect(w.timedOut).toBe(true);
+    expect(w.exitCode).toBeNull();
+    expect(w.tests.map((t) => t.fullName)).toEqual(['loop > first']);
+    expect(w.running).toBe('loop > spins');
+    expect(w.output).toMatch(/killed: the time limit of 5000 ms was reached/);
+    expect(w.output).toContain('⧗ loop > spins (still running at the time limit)');
+    // The page is still responsive and the next run works.
+    const again: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/add.test.js"]); } finally { await sb.dispose(); }', files);
+    expect(again.tests.length).toBe(9);
+  });
+
+  it('reports load failures, crashes, exits and late errors as node does', async () => {
+    for (const f of ['test/crash.test.js', 'test/syntax.test.js', 'test/missing.test.js', 'test/exit.test.js', 'test/timer-error.test.js', 'test/uncaught.test.js', 'test/pending.test.js']) {
+      const { n, w } = await both(f);
+      expect(brief(w), f).toEqual(brief(n));
+      expect(w.exitCode, f).toBe(n.exitCode);
+    }
+    const syntax = (await both('test/syntax.test.js')).w;
+    expect(syntax.output).toContain("test/syntax.test.js:4\nconst y = ;\n          ^\n\nSyntaxError: Unexpected token ';'");
+    const crash = (await both('test/crash.test.js')).w;
+    expect(crash.output).toMatch(/^Error: top-level boom\n {4}at test\/crash\.test\.js:4:7/);
+    const missing = (await both('test/missing.test.js')).w;
+    expect(missing.output).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'src/none.js' imported from test/missing.test.js");
+  });
+
+  it('replaces a runner Worker whose script failed to load and runs the job in a new one', async () => {
+    // The first two requests for the runner script fail: the page's one fetch of it (Workers then load
+    // it from its URL instead) and the first Worker's load (it is replaced by a fresh one).
+    const context = await browser.newContext();
+    let refused = 0;
+    await context.route(/runner\.worker[^/]*\.js/, (route) => (refused++ < 2 ? route.abort('connectionreset') : route.continue()));
+    try {
+      const fresh = await context.newPage();
+      await fresh.goto(inject('baseUrl'));
+      await fresh.waitForFunction(() => (window as any).webswe?.sandboxes);
+      const r = await fresh.evaluate(async (files) => {
+        const sb = await (window as any).webswe.sandboxes.worker(files, { timeoutMs: 20_000 });
+        try {
+          const out = await sb.runTests(['test/add.test.js']);
+          return { n: out.tests.length, timedOut: out.timedOut };
+        } finally {
+          await sb.dispose();
+        }
+      }, files);
+      expect(refused).toBeGreaterThan(2); // two refused, later ones served
+      expect(r).toEqual({ n: 9, timedOut: false });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('runs `node FILE ARGS`, `node -e`, `node --test` and selected names; edits files; diffs', async () => {
+    const out = await run(
+      `const sb = await sandboxes.worker(arg);
+       try {
+         const script = await sb.exec(['node', 'src/add.js', 'a', 'b']);
+         const evald = await sb.exec(['node', '-p', '6 * 7']);
+         const all = await sb.exec(['node', '--test', 'test/add.test.js']);
+         const named = await sb.runTests(['test/add.test.js'], { names: ['add > small # numbers > adds', 'top level'] });
+         let refused = '';
+         try { await sb.exec(['bash', '-c', 'id']); } catch (e) { refused = e.name + ': ' + e.message; }
+         let escaped = '';
+         try { await sb.readFile('../etc/passwd'); } catch (e) { escaped = e.name + ': ' + e.message; }
+         await sb.applyPatch('--- a/src/add.js\\n+++ b/src/add.js\\n@@ -1,2 +1,2 @@\\n-export const add = (a, b) => a + b;\\n+export const add = (a, b) => a + b + 1;\\n console.log(\\'args:\\', process.argv.slice(2).join(\\',\\'));\\n');
+         await sb.writeFile('notes/new.txt', 'hi');
+         const listed = await sb.listFiles('notes');
+         const diff = await sb.diff();
+         const after = await sb.runTests(['test/add.test.js'], { names: ['add > small # numbers > adds'] });
+         await sb.reset();
+         return { script, evald, all: all.tests.length, named: named.tests.map((t) => t.fullName), refused, escaped, listed, diff, after: after.tests[0].status, files: await sb.listFiles() };
+       } finally { await sb.dispose(); }`,
+      files,
+    );
+    expect(out.script.output).toBe('args: a,b\n');
+    expect(out.script.exitCode).toBe(0);
+    expect(out.evald.output).toBe('42\n');
+    expect(out.all).toBe(9);
+    expect(out.named).toEqual(['add > small # numbers > adds', 'top level']);
+    expect(out.refused).toMatch(/^CommandError: only `node` runs/);
+    expect(out.escaped).toMatch(/^PathError: .*'\.\.' is not allowed/);
+    expect(out.listed).toEqual(['notes/new.txt']);
+    expect(out.diff).toContain('+export const add = (a, b) => a + b + 1;');
+    expect(out.diff).toContain('+++ b/notes/new.txt');
+    expect(out.after).toBe('fail');
+    expect(out.files).toEqual(Object.keys(files).sort());
+    expect(errors).toEqual([]);
+  });
+});
