@@ -1,14 +1,20 @@
-// The trainer worker: owns the GPUDevice; the page talks to it through TrainerApi (comlink).
+// The trainer worker: owns the GPUDevice and the runs; the page talks to it through TrainerApi (comlink).
 import * as Comlink from 'comlink';
 import { browserContext } from '../src/gpu/adapter.browser.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { limitsRecord } from '../src/gpu/device.ts';
 import { WebGpuBackend } from '../src/ops/webgpu.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
+import { openBackend } from './backend.ts';
+import { runManager } from './runs.ts';
 import type { TrainerApi } from './trainer.api.ts';
 
 let ctx: Promise<GpuContext> | null = null;
-const context = () => (ctx ??= browserContext());
+const context = () =>
+  (ctx ??= browserContext().catch((e) => {
+    ctx = null;
+    throw e;
+  }));
 
 const api: TrainerApi = {
   async probe() {
@@ -16,7 +22,6 @@ const api: TrainerApi = {
       const c = await context();
       return { ok: true, inWorker: true, adapter: c.adapter, limits: limitsRecord(c.limits), features: [...c.features].sort() };
     } catch (e) {
-      ctx = null;
       return { ok: false, inWorker: true, reason: (e as Error).message };
     }
   },
@@ -26,6 +31,7 @@ const api: TrainerApi = {
     for (const [i, c] of cases.entries()) out.push(await checkMatmul(backend, c, seed + i));
     return out;
   },
+  ...runManager((choice) => openBackend(choice, context)),
 };
 
 Comlink.expose(api);

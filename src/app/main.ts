@@ -1,50 +1,75 @@
-// The page: for now, what WebGPU this browser offers (in the page and in the trainer worker), or
-// how to enable it. Exposes the worker API as `window.webswe` for the browser tests.
-import * as Comlink from 'comlink';
+// The page: a hash router over the views (runs, new run, live run, trajectories) and the WebGPU
+// section the trainer worker reports. Exposes the worker API as `window.webswe` for the browser tests.
 import { ENABLE_WEBGPU_HELP } from '../gpu/adapter.browser.ts';
-import type { TrainerApi, WorkerGpuInfo } from '../../workers/trainer.api.ts';
+import type { FileMap, Sandbox, SandboxOptions } from '../sandbox/types.ts';
+import { trainer } from './client.ts';
+import { el } from './dom.ts';
+import { renderGpuInfo } from './gpu-info.ts';
+import { renderLive } from './views/live.ts';
+import { renderNewRun } from './views/new-run.ts';
+import { renderRuns } from './views/runs.ts';
+import { renderEpisode, renderSteps } from './views/trajectories.ts';
 
-const worker = new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
-const trainer = Comlink.wrap<TrainerApi>(worker);
-(window as unknown as { webswe: unknown }).webswe = { trainer };
+/**
+ * The browser sandboxes by name, loaded on first use: `await webswe.sandboxes.worker(files)` gives a
+ * Sandbox (src/sandbox/types.ts) in this page. The browser tests and `webswe bench sandbox` drive them
+ * through this hook; keep it when the UI is rebuilt.
+ */
+const sandboxes = {
+  worker: async (files: FileMap, options?: SandboxOptions): Promise<Sandbox> => (await import('../sandbox/worker.browser.ts')).createWorkerSandbox(files, options),
+  webcontainer: async (files: FileMap, options?: SandboxOptions): Promise<Sandbox> => (await import('../sandbox/webcontainer.browser.ts')).createWebContainerSandbox(files, options),
+};
+/** The IndexedDB run store module, loaded on first use (the browser tests check it from the page). */
+const idb = () => import('../store/idb.browser.ts');
+(window as unknown as { webswe: unknown }).webswe = { trainer, sandboxes, idb };
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
+type View = (root: HTMLElement) => () => void;
+
+/** '#/run/a%2Fb/trajectories/dapo/3' → the view that renders it. */
+function route(hash: string): { view: View; nav: string } {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'new') return { view: renderNewRun, nav: 'new' };
+  if (parts[0] === 'run' && parts[1] !== undefined) {
+    const name = parts[1];
+    if (parts[2] === 'trajectories') {
+      const [phase, step, index] = parts.slice(3);
+      if (phase !== undefined && step !== undefined && index !== undefined) return { view: (r) => renderEpisode(r, name, phase, Number(step), Number(index)), nav: 'runs' };
+      return { view: (r) => renderSteps(r, name, phase, step === undefined ? undefined : Number(step)), nav: 'runs' };
+    }
+    return { view: (r) => renderLive(r, name), nav: 'runs' };
+  }
+  return { view: renderRuns, nav: 'runs' };
 }
 
-function renderInfo(info: WorkerGpuInfo): HTMLElement {
-  const section = el('section', undefined, { id: 'gpu', 'data-status': info.ok ? 'ready' : 'unavailable', 'aria-live': 'polite' });
-  if (!info.ok) {
-    section.append(el('h2', 'No WebGPU'), el('p', info.reason ?? ENABLE_WEBGPU_HELP, { id: 'gpu-help' }));
-    return section;
-  }
-  const a = info.adapter!;
-  section.append(
-    el('h2', 'WebGPU adapter (trainer worker)'),
-    el('p', `${a.vendor || 'unknown vendor'} · ${a.architecture || 'unknown architecture'}${a.description ? ` · ${a.description}` : ''}${a.isFallbackAdapter ? ' · software fallback' : ''}`, { id: 'gpu-adapter' }),
-    el('p', `features: ${info.features!.join(', ') || 'none'}`),
-  );
-  const table = el('table', undefined, { 'aria-label': 'adapter limits' });
-  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup']) {
-    const tr = el('tr');
-    tr.append(el('th', k, { scope: 'row' }), el('td', String(info.limits![k])));
-    table.append(tr);
-  }
-  section.append(table);
-  return section;
-}
-
-async function start(): Promise<void> {
+function start(): void {
   const root = document.getElementById('app')!;
-  const status = el('p', 'Asking the trainer worker for a WebGPU device…', { id: 'status' });
-  root.append(status);
-  if (!('gpu' in navigator)) root.append(el('p', `Page: ${ENABLE_WEBGPU_HELP}`));
-  const info = await trainer.probe();
-  status.remove();
-  root.append(renderInfo(info));
+  const nav = el('nav', { 'aria-label': 'main' },
+    el('a', { href: '#/runs', 'data-nav': 'runs' }, 'Runs'), ' ',
+    el('a', { href: '#/new', 'data-nav': 'new' }, 'New run'));
+  const view = el('div', { id: 'view' });
+  const gpu = el('aside', { id: 'gpu-slot', 'aria-label': 'WebGPU' }, el('p', { id: 'status' }, 'Asking the trainer worker for a WebGPU device…'));
+  root.append(nav, view, gpu);
+  if (!('gpu' in navigator)) gpu.append(el('p', {}, `Page: ${ENABLE_WEBGPU_HELP}`));
+
+  let cleanup = () => {};
+  let first = true;
+  const show = () => {
+    cleanup();
+    view.replaceChildren();
+    const r = route(location.hash);
+    for (const a of nav.querySelectorAll('a')) a.toggleAttribute('aria-current', a.dataset.nav === r.nav);
+    cleanup = r.view(view);
+    // Move focus to the new view's heading (not on first load: the page starts at its top).
+    if (!first) view.querySelector<HTMLElement>('.view-heading')?.focus();
+    first = false;
+  };
+  addEventListener('hashchange', show);
+  show();
+
+  void trainer.probe().then((info) => {
+    document.getElementById('status')?.remove();
+    gpu.append(renderGpuInfo(info));
+  });
 }
 
-void start();
+start();

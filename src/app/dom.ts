@@ -1,0 +1,43 @@
+// Small DOM helpers for the page's views (no framework): elements with text and attributes, and
+// the few formats every view uses.
+
+type Child = Node | string | null | undefined | false;
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+}
+
+/** A view's heading: focused when the view opens, so keyboard and screen-reader users land on it. */
+export function heading(text: string, level: 'h2' | 'h3' = 'h2'): HTMLElement {
+  return el(level, { tabindex: -1, class: 'view-heading' }, text);
+}
+
+export const runHref = (name: string, ...rest: (string | number)[]) => `#/run/${[name, ...rest].map((s) => encodeURIComponent(String(s))).join('/')}`;
+
+export function duration(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '…';
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+export const when = (ms: number) => new Date(ms).toLocaleString();
+
+export function num(v: number | undefined | null, digits = 3): string {
+  if (v === undefined || v === null || !Number.isFinite(v)) return '–';
+  return Math.abs(v) >= 1000 ? v.toFixed(0) : String(+v.toPrecision(digits));
+}
+
+export function errorText(e: unknown): string {
+  if (e && typeof e === 'object' && 'message' in e) {
+    const name = (e as { name?: string }).name;
+    return `${name && name !== 'Error' ? `${name}: ` : ''}${(e as { message: string }).message}`;
+  }
+  return String(e);
+}

@@ -1,0 +1,213 @@
+// Live run: status, progress and ETA, pause / resume / stop, the last checkpoint, the curves (charts.ts)
+// and the evaluation table, all updated as the worker's events arrive. Opening a run that was
+// training when its page went away shows it as interrupted, resumable from its last checkpoint.
+import type { Progress } from '../../rl/phases.ts';
+import type { MetricRecord } from '../../store/types.ts';
+import type { RunEvent, RunSummary } from '../../../workers/trainer.api.ts';
+import { RunCharts } from '../charts.ts';
+import { onRunEvent, trainer } from '../client.ts';
+import { duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
+
+/** Stage ETA from the rate since the stage began. */
+class Eta {
+  private key = '';
+  private t0 = 0;
+  private d0 = 0;
+  seconds(p: Progress, at: number): number | null {
+    const key = `${p.phase}/${p.stage}/${p.total}`;
+    if (key !== this.key || p.done < this.d0) {
+      this.key = key;
+      this.t0 = at;
+      this.d0 = p.done;
+      return null;
+    }
+    const rate = (p.done - this.d0) / Math.max(1e-3, (at - this.t0) / 1000);
+    return rate > 0 ? (p.total - p.done) / rate : null;
+  }
+}
+
+const RESUMABLE = new Set(['paused', 'stopped', 'interrupted', 'failed']);
+
+/** Where a checkpoint stands: the end of a phase (step 0 of a phase it lists as done), or a step in it. */
+const where = (c: { phase: string; step: number; done?: string[] }) =>
+  c.step === 0 && (c.done?.includes(c.phase) ?? true) ? `at the end of ${c.phase}` : `after ${c.phase} step ${c.step}`;
+
+export function renderLive(root: HTMLElement, name: string): () => void {
+  const h = heading(`Run ${name}`);
+  const status = el('span', { id: 'run-status', class: 'status', 'data-status': 'loading' }, 'loading…');
+  const meta = el('span', { id: 'run-meta' });
+  const pause = el('button', { type: 'button', id: 'pause-run', disabled: true }, 'Pause');
+  const resume = el('button', { type: 'button', id: 'resume-run', disabled: true }, 'Resume');
+  const stop = el('button', { type: 'button', id: 'stop-run', disabled: true }, 'Stop');
+  const bar = el('progress', { id: 'run-progress', 'aria-labelledby': 'progress-text', max: 1, value: 0 });
+  const progressText = el('p', { id: 'progress-text' }, 'no progress yet');
+  const eta = el('p', { id: 'run-eta' });
+  const log = el('p', { id: 'run-log', 'aria-live': 'polite' });
+  const error = el('div', { id: 'run-error', class: 'error', role: 'alert', hidden: true });
+  const checkpoint = el('p', { id: 'run-checkpoint', 'data-phase': '' }, 'No checkpoint yet.');
+  const resumed = el('p', { id: 'run-resumed', hidden: true });
+  const count = el('p', { id: 'metric-count', 'data-count': 0 }, '0 metrics rows');
+  const results = el('table', { id: 'run-results', 'aria-label': 'evaluation after each phase' });
+  const charts = new RunCharts();
+  root.append(
+    h,
+    el('p', {}, status, ' ', meta),
+    el('div', { class: 'controls', role: 'group', 'aria-label': 'run controls' }, pause, resume, stop, el('a', { href: runHref(name, 'trajectories'), id: 'open-trajectories' }, 'Trajectories')),
+    error,
+    el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint),
+    el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, charts.element),
+    el('section', { 'aria-labelledby': 'results-heading' }, el('h3', { id: 'results-heading' }, 'Evaluation'), results),
+  );
+
+  let run: RunSummary | null = null;
+  let rows: MetricRecord[] = [];
+  const etaOf = new Eta();
+  let closed = false;
+  let poll: ReturnType<typeof setTimeout> | undefined;
+
+  /** A run another page holds (or held: a reloaded page's worker may take a moment to let go) is re-read until that settles. */
+  const recheck = () => {
+    clearTimeout(poll);
+    if (closed || !run || run.live || run.status !== 'running') return;
+    poll = setTimeout(async () => {
+      const r = await trainer.getRun(name).catch(() => null);
+      if (closed || !r || run?.live) return;
+      run = r;
+      renderStatus();
+      recheck();
+    }, 1000);
+  };
+
+  const renderStatus = () => {
+    if (!run) return;
+    const s = run.status;
+    status.dataset.status = s;
+    status.textContent = s === 'running' && !run.live ? 'running in another tab' : s;
+    const cfg = run.config;
+    meta.textContent = [run.preset ? `preset ${run.preset}` : 'no preset', cfg ? `model ${cfg['model.preset']}` : '', cfg ? `seed ${cfg.seed}` : '', run.backend ? `backend ${run.backend}` : '', `created ${when(run.created)}`].filter(Boolean).join(' · ');
+    pause.disabled = stop.disabled = !(s === 'running' && run.live);
+    resume.disabled = !RESUMABLE.has(s);
+    error.hidden = !(s === 'failed' && run.error);
+    if (run.error && s === 'failed') error.textContent = `The run failed: ${run.error.name}: ${run.error.message}`;
+    const ck = run.checkpoint;
+    if (ck) {
+      checkpoint.dataset.phase = ck.phase;
+      checkpoint.dataset.step = String(ck.step);
+      checkpoint.textContent = `Last checkpoint: ${where(ck)} (phases done: ${ck.done.join(', ') || 'none'}; ${ck.metricsCount} metrics rows; ${(ck.bytes / 1024).toFixed(0)} KiB), ${when(ck.at)}.`;
+    }
+    if (s !== 'running') {
+      bar.max = 1;
+      bar.value = s === 'done' ? 1 : 0;
+      if (s !== 'done') progressText.textContent = 'Not training.';
+      eta.textContent = s === 'done' ? 'Finished.' : RESUMABLE.has(s) ? `Resume continues from ${ck ? `the checkpoint ${where(ck)}` : 'the start (no checkpoint yet)'}.` : '';
+    }
+  };
+
+  const renderRows = () => {
+    count.dataset.count = String(rows.length);
+    count.textContent = `${rows.length} metrics rows`;
+    const evals = rows.filter((r) => r.phase.startsWith('eval-'));
+    results.replaceChildren(el('tr', {}, el('th', { scope: 'col' }, 'after phase'), el('th', { scope: 'col' }, 'pass@1 (mean ± std)'), el('th', { scope: 'col' }, 'pass@K')));
+    for (const r of evals) {
+      results.append(el('tr', {}, el('td', {}, r.phase.slice(5)), el('td', {}, `${num(100 * r.values['pass@1']!)} % ± ${num(100 * r.values['pass@1_std']!)} %`), el('td', {}, `${num(100 * r.values['pass@k']!)} %`)));
+    }
+    if (!evals.length) results.append(el('tr', {}, el('td', { colspan: 3 }, 'no phase has finished yet')));
+  };
+
+  const reloadRows = async () => {
+    rows = await trainer.readMetrics(name);
+    charts.setRows(rows);
+    renderRows();
+  };
+
+  const showProgress = (p: Progress, at: number) => {
+    bar.max = Math.max(1, p.total);
+    bar.value = p.done;
+    const phases = String(run?.config?.['run.phases'] ?? '').split(',').map((s) => s.trim());
+    const k = phases.indexOf(p.phase.replace(/^dapo2$/, 'dapo'));
+    progressText.textContent = `${p.phase}${k >= 0 ? ` (phase ${k + 1} of ${phases.length})` : ''} · ${p.stage}: ${p.done} / ${p.total}`;
+    const s = etaOf.seconds(p, at);
+    eta.textContent = s === null ? 'Estimating the time left…' : `About ${duration(s)} left in this stage.`;
+  };
+
+  const onEvent = (e: RunEvent) => {
+    if (e.run !== name || closed) return;
+    if (e.type === 'metrics') {
+      if (charts.append(e.rows, e.from)) {
+        rows.push(...e.rows);
+        renderRows();
+      } else void reloadRows();
+    } else if (e.type === 'progress') showProgress(e.progress, e.at);
+    else if (e.type === 'log') log.textContent = e.message;
+    else if (e.type === 'checkpoint' && run) {
+      run.checkpoint = e.checkpoint;
+      renderStatus();
+    } else if (e.type === 'status' && run) {
+      run.status = e.status;
+      run.live = e.status === 'running';
+      if (e.backend) run.backend = e.backend;
+      if (e.error) run.error = e.error;
+      if (e.resumedFrom) {
+        resumed.hidden = false;
+        resumed.dataset.phase = e.resumedFrom.phase;
+        resumed.textContent = `Resumed from the checkpoint ${where(e.resumedFrom)}.`;
+      }
+      renderStatus();
+    }
+  };
+  const unsubscribe = onRunEvent(onEvent);
+
+  const act = (button: HTMLButtonElement, f: () => Promise<unknown>) =>
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        await f();
+      } catch (e) {
+        error.hidden = false;
+        error.textContent = errorText(e);
+      }
+    });
+  act(pause, async () => {
+    await trainer.pauseRun();
+    log.textContent = 'Pausing at the next step boundary…';
+  });
+  act(stop, async () => {
+    await trainer.stopRun();
+    log.textContent = 'Stopping at the next step boundary…';
+  });
+  act(resume, async () => {
+    error.hidden = true;
+    run = (await trainer.resumeRun(name)) ?? run;
+    await reloadRows();
+    renderStatus();
+  });
+
+  void (async () => {
+    try {
+      run = await trainer.getRun(name);
+      if (closed) return;
+      if (!run) {
+        status.textContent = 'not found';
+        status.dataset.status = 'missing';
+        error.hidden = false;
+        error.textContent = `This browser has no run named "${name}".`;
+        return;
+      }
+      renderStatus();
+      recheck();
+      await reloadRows();
+      const now = await trainer.activeRun();
+      if (now.run === name && now.progress) showProgress(now.progress, Date.now());
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = errorText(e);
+    }
+  })();
+
+  return () => {
+    closed = true;
+    clearTimeout(poll);
+    unsubscribe();
+    charts.destroy();
+  };
+}

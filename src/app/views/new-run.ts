@@ -1,0 +1,136 @@
+// New run: a run preset, then every config field rendered from FIELDS (label, value, default, range,
+// meaning), validated by resolveConfig (the CLI's messages) before the worker starts the run.
+import { ConfigError, FIELDS, flattenConfig, resolveConfig, type ConfigValue, type FieldSpec } from '../../rl/config.ts';
+import { RUN_PRESETS } from '../../rl/presets.ts';
+import { BROWSER_DEFAULTS, type BackendChoice } from '../../../workers/trainer.api.ts';
+import { trainer } from '../client.ts';
+import { el, errorText, heading, runHref } from '../dom.ts';
+
+const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
+const SECTIONS: Record<string, string> = {
+  seed: 'Run', model: 'Model', tasks: 'Tasks', agent: 'Agent and sandbox', reward: 'Reward', bc: 'Behaviour cloning (base)',
+  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run',
+};
+const sectionOf = (path: string) => (path.includes('.') ? path.split('.')[0]! : 'seed');
+
+/** The values a preset gives every field (defaults ← preset ← browser layer). */
+function presetValues(preset: string): Record<string, ConfigValue> {
+  return flattenConfig(resolveConfig(RUN_PRESETS[preset]?.overrides ?? {}, BROWSER_DEFAULTS));
+}
+
+function input(spec: FieldSpec, describedBy: string): HTMLInputElement | HTMLSelectElement {
+  const common = { id: fieldId(spec.path), name: spec.path, 'aria-describedby': describedBy };
+  if (spec.choices) return el('select', common, ...spec.choices.map((c) => el('option', { value: c }, c)));
+  if (spec.type === 'bool') return el('input', { ...common, type: 'checkbox' });
+  if (spec.type === 'string') return el('input', { ...common, type: 'text', spellcheck: 'false' });
+  return el('input', { ...common, type: 'number', inputmode: spec.type === 'int' ? 'numeric' : 'decimal', step: spec.type === 'int' ? 1 : 'any', min: spec.min, max: spec.max });
+}
+
+function setValue(e: HTMLInputElement | HTMLSelectElement, v: ConfigValue): void {
+  if (e instanceof HTMLInputElement && e.type === 'checkbox') e.checked = v === true;
+  else e.value = String(v);
+}
+
+function readValue(spec: FieldSpec, e: HTMLInputElement | HTMLSelectElement): ConfigValue {
+  if (spec.type === 'bool') return (e as HTMLInputElement).checked;
+  if (spec.type === 'string') return e.value;
+  // An empty or malformed number stays a string, and resolveConfig names the field.
+  return e.value.trim() === '' || !Number.isFinite(Number(e.value)) ? e.value : Number(e.value);
+}
+
+export function renderNewRun(root: HTMLElement): () => void {
+  const form = el('form', { id: 'new-run', novalidate: true, 'aria-labelledby': 'new-run-heading' });
+  const h = heading('New run');
+  h.id = 'new-run-heading';
+  const errorBox = el('div', { id: 'form-error', role: 'alert', class: 'error', hidden: true });
+
+  const nameIn = el('input', { id: 'run-name', name: 'name', type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'run-name-doc', placeholder: 'automatic' });
+  const presetIn = el('select', { id: 'run-preset', name: 'preset', 'aria-describedby': 'run-preset-doc' },
+    ...Object.entries(RUN_PRESETS).map(([k, p]) => el('option', { value: k, title: p.description }, k)), el('option', { value: '' }, 'none (config defaults)'));
+  const backendIn = el('select', { id: 'run-backend', name: 'backend', 'aria-describedby': 'run-backend-doc' },
+    el('option', { value: 'auto' }, 'auto'), el('option', { value: 'webgpu' }, 'webgpu'), el('option', { value: 'cpu' }, 'cpu'));
+  const presetDoc = el('small', { id: 'run-preset-doc' });
+  const runFieldset = el('fieldset', {}, el('legend', {}, 'Run'),
+    el('div', { class: 'field' }, el('label', { for: 'run-name' }, 'Run name'), nameIn, el('small', { id: 'run-name-doc' }, 'unique in this browser; empty: <preset>-seed<seed>-<time>')),
+    el('div', { class: 'field' }, el('label', { for: 'run-preset' }, 'Preset'), presetIn, presetDoc),
+    el('div', { class: 'field' }, el('label', { for: 'run-backend' }, 'Backend'), backendIn,
+      el('small', { id: 'run-backend-doc' }, 'auto: WebGPU on a hardware adapter, the CPU backend on a software fallback (faster there) or without WebGPU')),
+  );
+  form.append(runFieldset);
+
+  const inputs = new Map<string, { spec: FieldSpec; e: HTMLInputElement | HTMLSelectElement; doc: HTMLElement }>();
+  const fieldsets = new Map<string, HTMLFieldSetElement>([['Run', runFieldset]]);
+  for (const spec of FIELDS) {
+    const sec = sectionOf(spec.path);
+    let fs = fieldsets.get(SECTIONS[sec]!);
+    if (!fs) {
+      fs = el('fieldset', {}, el('legend', {}, SECTIONS[sec]!));
+      fieldsets.set(SECTIONS[sec]!, fs);
+      form.append(fs);
+    }
+    const docId = `${fieldId(spec.path)}-doc`;
+    const e = input(spec, docId);
+    const doc = el('small', { id: docId });
+    inputs.set(spec.path, { spec, e, doc });
+    fs.append(el('div', { class: 'field' }, el('label', { for: e.id }, spec.path), e, doc));
+  }
+  const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
+  form.append(errorBox, el('div', { class: 'controls' }, submit));
+
+  const fill = () => {
+    const preset = presetIn.value;
+    presetDoc.textContent = RUN_PRESETS[preset]?.description ?? 'the config defaults, as `webswe train --print-config` lists them';
+    const values = presetValues(preset);
+    for (const [path, { spec, e, doc }] of inputs) {
+      setValue(e, values[path]!);
+      const range = spec.choices ? `one of ${spec.choices.join(', ')}` : spec.min !== undefined ? `range ${spec.min} to ${spec.max}` : '';
+      const source = path in BROWSER_DEFAULTS ? 'in the browser' : `preset ${preset}`;
+      const presetNote = values[path] !== spec.default ? ` · ${source}: ${values[path]}` : '';
+      doc.textContent = `${spec.doc} · default ${spec.default}${presetNote}${range ? ` · ${range}` : ''}`;
+    }
+  };
+  presetIn.addEventListener('change', fill);
+  fill();
+
+  const showError = (message: string) => {
+    for (const { e } of inputs.values()) e.removeAttribute('aria-invalid');
+    errorBox.hidden = false;
+    errorBox.textContent = message;
+    const path = /^([\w.@]+):/.exec(message)?.[1];
+    const bad = path && inputs.get(path)?.e;
+    if (bad) {
+      bad.setAttribute('aria-invalid', 'true');
+      bad.focus();
+    } else if (path === 'name') nameIn.focus();
+  };
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const base = presetValues(presetIn.value);
+    const overrides: Record<string, ConfigValue> = {};
+    for (const [path, { spec, e }] of inputs) {
+      const v = readValue(spec, e);
+      if (v !== base[path]) overrides[path] = v;
+    }
+    try {
+      resolveConfig(RUN_PRESETS[presetIn.value]?.overrides ?? {}, BROWSER_DEFAULTS, overrides);
+    } catch (e) {
+      if (e instanceof ConfigError) return showError(e.message);
+      throw e;
+    }
+    submit.disabled = true;
+    submit.textContent = 'Starting…';
+    try {
+      const run = await trainer.startRun({ name: nameIn.value, preset: presetIn.value, overrides, backend: backendIn.value as BackendChoice });
+      location.hash = runHref(run.name);
+    } catch (e) {
+      showError(errorText(e).replace(/^ConfigError: /, ''));
+    } finally {
+      submit.disabled = false;
+      submit.textContent = 'Start run';
+    }
+  });
+
+  root.append(h, el('p', {}, 'Every field starts at the preset\'s value; its default, range and meaning are beside it. The run trains in a worker, so this page stays responsive; it is kept in this browser (IndexedDB) and resumes after a reload from its last checkpoint.'), form);
+  return () => {};
+}

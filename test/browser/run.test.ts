@@ -1,0 +1,185 @@
+// A training run from the page, in chromium: fill the New run form (nano model, a few tiny episodes)
+// and start it with the keyboard, watch metrics arrive and the curves draw, reload mid-run and resume
+// from the last checkpoint, pause and resume again, let it finish, and read an episode turn by turn. Every form control has a
+// label and every control is reachable with Tab. Screenshots of each view go to
+// test-results/screenshots/.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+
+if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
+
+const SHOTS = 'test-results/screenshots';
+const RUN = 'nano-smoke';
+/**
+ * A run that finishes in about a minute on the CPU backend: expert episodes and evaluation in base, three
+ * DAPO iterations of one group of two, checkpointed after each. Gradient steps are left out (bc.epochs 0;
+ * without the length penalty an untrained model's group rewards are all equal, so dynamic sampling in
+ * shrink mode drops the group): on a 2-core machine one nano step over ~1.5 k tokens takes ~45 s on the
+ * CPU backend, and the unit tier's trainer test covers the steps and resume.
+ */
+const SETTINGS: Record<string, string | boolean> = {
+  'model.preset': 'nano', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
+  'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '0',
+  'run.phases': 'base,dapo', 'dapo.iterations': '3', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
+  'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
+};
+
+describe.skipIf(noBrowserReason)('a training run in the web app', () => {
+  let browser: Browser;
+  let page: Page;
+  const baseUrl = inject('baseUrl');
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  const text = async (sel: string) => (await page.textContent(sel)) ?? '';
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders the New run form from the config fields, every control labelled and reachable with Tab', async () => {
+    await page.goto(`${baseUrl}#/new`);
+    await page.waitForSelector('#new-run');
+    const unlabelled = await page.$$eval('input, select, textarea', (els) =>
+      els.filter((e) => !(e as HTMLInputElement).labels?.length && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby')).map((e) => e.outerHTML));
+    expect(unlabelled).toEqual([]);
+    // Defaults and ranges come from FIELDS: dapo.groupSize has min 2, max 256 and says so.
+    const gs = page.getByLabel('dapo.groupSize', { exact: true });
+    expect(await gs.getAttribute('min')).toBe('2');
+    expect(await gs.getAttribute('max')).toBe('256');
+    expect(await text('#field-dapo-groupSize-doc')).toMatch(/default 8.*range 2 to 256/);
+
+    // Tab through the whole page: every enabled control gets focus.
+    const controls = await page.$$eval('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled])', (els) => els.length);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const reached = new Set<string>();
+    for (let i = 0; i < controls + 5; i++) {
+      await page.keyboard.press('Tab');
+      reached.add(await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        return a.id || a.getAttribute('href') || a.getAttribute('name') || a.textContent || a.tagName;
+      }));
+    }
+    for (const want of ['#/runs', '#/new', 'run-name', 'run-preset', 'field-seed', 'field-dapo-groupSize', 'start-run']) expect(reached, want).toContain(want);
+    expect(reached.size).toBeGreaterThanOrEqual(controls);
+  });
+
+  it('refuses an out-of-range value with the config message, naming the field', async () => {
+    await page.getByLabel('dapo.groupSize', { exact: true }).fill('1');
+    await page.click('#start-run');
+    await page.waitForSelector('#form-error:not([hidden])');
+    expect(await text('#form-error')).toMatch(/dapo\.groupSize: 1 is out of range \(allowed: 2 to 256\)/);
+    expect(await page.getAttribute('#field-dapo-groupSize', 'aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-dapo-groupSize');
+    await shot('new-run-invalid');
+    // The worker's own checks arrive as errors with their names (comlink), e.g. a sandbox the browser lacks.
+    const err = await page.evaluate(() =>
+      (window as any).webswe.trainer.startRun({ preset: 'micro', overrides: { 'agent.sandbox': 'node' } }).then(() => null, (e: Error) => ({ name: e.name, message: e.message })));
+    expect(err).toEqual({ name: 'ConfigError', message: expect.stringMatching(/^agent\.sandbox: "node" runs real node processes.*use "worker"$/) });
+  });
+
+  it('starts a nano run from the form with the keyboard and shows metrics as they arrive', async () => {
+    await page.getByLabel('dapo.groupSize', { exact: true }).fill('2');
+    for (const [path, v] of Object.entries(SETTINGS)) {
+      const field = page.getByLabel(path, { exact: true });
+      if (typeof v === 'boolean') await field.setChecked(v);
+      else if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(v);
+      else await field.fill(v);
+    }
+    await page.getByLabel('Run name').fill(RUN);
+    await shot('new-run');
+    await page.getByLabel('Run name').press('Enter');
+    await page.waitForURL(/#\/run\/nano-smoke$/, { timeout: 60_000 });
+    await page.waitForSelector('#run-status[data-status="running"]', { timeout: 60_000 });
+    // The main thread stays responsive while the worker trains: no timer waits for long.
+    const lag = await page.evaluate(async () => {
+      let worst = 0;
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        await new Promise((r) => setTimeout(r, 0));
+        worst = Math.max(worst, performance.now() - t);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return worst;
+    });
+    expect(lag).toBeLessThan(500);
+    // Metrics rows arrive, and a chart has points drawn on its canvas.
+    await page.waitForFunction(() => Number(document.querySelector('#metric-count')?.getAttribute('data-count')) > 0, undefined, { timeout: 240_000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].some((f) => Number(f.getAttribute('data-points')) > 0), undefined, { timeout: 60_000 });
+    const inked = await page.evaluate(() => {
+      const fig = [...document.querySelectorAll('figure.chart')].find((f) => Number(f.getAttribute('data-points')) > 0)!;
+      const c = fig.querySelector('canvas')!;
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    });
+    expect(inked).toBeGreaterThan(100);
+    expect(await text('#progress-text')).toMatch(/\d+ \/ \d+/);
+    expect(await text('#run-meta')).toMatch(/backend cpu/);
+    await shot('live-run');
+  });
+
+  it('survives a reload mid-run and resumes from the last checkpoint', async () => {
+    // Wait for the checkpoint at the end of the base phase, then reload while DAPO runs.
+    await page.waitForSelector('#run-checkpoint[data-phase="base"]', { timeout: 300_000 });
+    const before = Number(await page.getAttribute('#metric-count', 'data-count'));
+    expect(await page.getAttribute('#run-status', 'data-status')).toBe('running');
+    await page.reload();
+    await page.waitForSelector('#run-status[data-status="interrupted"]', { timeout: 60_000 });
+    expect(await page.getAttribute('#run-checkpoint', 'data-phase')).toBeTruthy();
+    expect(Number(await page.getAttribute('#metric-count', 'data-count'))).toBeGreaterThanOrEqual(before);
+    await shot('live-interrupted');
+    // The run list says so too.
+    await page.goto(`${baseUrl}#/runs`);
+    await page.waitForSelector(`tr[data-run="${RUN}"] .status[data-status="interrupted"]`);
+    await shot('runs');
+    await page.goto(`${baseUrl}#/run/${RUN}`);
+    await page.waitForSelector('#resume-run:not([disabled])');
+    const from = await page.getAttribute('#run-checkpoint', 'data-phase');
+    await page.focus('#resume-run');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#run-resumed:not([hidden])', { timeout: 60_000 });
+    expect(await page.getAttribute('#run-resumed', 'data-phase')).toBe(from);
+  });
+
+  it('pauses at a step boundary and resumes from the DAPO checkpoint, then finishes', async () => {
+    await page.waitForSelector('#run-checkpoint[data-phase="dapo"]', { timeout: 240_000 });
+    await page.waitForSelector('#pause-run:not([disabled])');
+    await page.focus('#pause-run');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#run-status[data-status="paused"]', { timeout: 240_000 });
+    const step = await page.getAttribute('#run-checkpoint', 'data-step');
+    await page.click('#resume-run');
+    await page.waitForSelector('#run-resumed[data-phase="dapo"]', { timeout: 60_000 });
+    expect(await text('#run-resumed')).toContain(`after dapo step ${step}`);
+    await page.waitForSelector('#run-status[data-status="done"]', { timeout: 420_000 });
+    const rows = await page.evaluate((run) => (window as any).webswe.trainer.readMetrics(run), RUN);
+    expect(rows.filter((r: { phase: string }) => r.phase === 'dapo').map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
+    expect(rows.filter((r: { phase: string }) => r.phase.startsWith('eval-')).map((r: { phase: string }) => r.phase)).toEqual(['eval-base', 'eval-dapo']);
+    expect(await page.$$eval('#run-results tr', (trs) => trs.length)).toBe(3);
+    await shot('live-done');
+  });
+
+  it('opens a trajectory turn by turn', async () => {
+    await page.click('#open-trajectories');
+    await page.waitForSelector('#trajectory-steps a');
+    await page.waitForSelector('#episodes tr a');
+    await shot('trajectories');
+    await page.click('#episodes tr a');
+    await page.waitForSelector('#turns .turn');
+    expect(await page.$$eval('#turns .turn', (ts) => ts.length)).toBeGreaterThan(0);
+    expect(await text('#turns .turn h4')).toMatch(/^Turn 1: /);
+    expect(await page.$$eval('#turns .turn .reasoning pre', (ps) => ps.length)).toBeGreaterThan(0);
+    expect(await page.locator('#final-diff').count()).toBe(1);
+    await shot('trajectory');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+// Task sets for browser runs: the config's tasks.train / tasks.test paths fetched from the app's own
+// origin (Vite serves public/ at the root, so "public/tasks/train.jsonl" is /tasks/train.jsonl),
+// parsed once per worker, then narrowed by the config's rule (the N shortest tasks, difficulty).
+import { formatTaskError, parseTaskFile, type Task } from '../src/tasks/schema.ts';
+import { selectTasks } from '../src/tasks/select.ts';
+
+const parsed = new Map<string, Promise<Task[]>>();
+
+/** The URL a config path names: absolute URLs as they are, paths under public/ from the app's root. */
+export function taskUrl(path: string): string {
+  if (/^https?:\/\//.test(path)) return path;
+  const rel = path.replace(/^\.?\/+/, '').replace(/^public\//, '');
+  return new URL(import.meta.env.BASE_URL + rel, self.location.origin).href;
+}
+
+async function fetchTasks(url: string): Promise<Task[]> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`could not fetch the task file ${url}: HTTP ${res.status} (the bundled sets are public/tasks/train.jsonl and test.jsonl)`);
+  const { tasks, errors } = parseTaskFile(await res.text(), url);
+  if (errors.length) throw new Error(`${url}: ${errors.length} malformed line(s), e.g. ${formatTaskError(errors[0]!)}`);
+  return tasks;
+}
+
+export async function loadTasks(path: string, max: number, difficulty: string): Promise<Task[]> {
+  const url = taskUrl(path);
+  let p = parsed.get(url);
+  if (!p) {
+    parsed.set(url, (p = fetchTasks(url)));
+    p.catch(() => parsed.delete(url));
+  }
+  const out = selectTasks(await p, { max, difficulty });
+  if (!out.length) throw new Error(`${url}: no task matches tasks.difficulty=${difficulty}`);
+  return out;
+}
