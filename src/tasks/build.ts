@@ -138,6 +138,7 @@ export async function firstKept<T, R>(items: readonly T[], k: number, width: num
   return { kept: tried.filter((t): t is { item: T; result: R } => typeof t.result !== 'string').map((t) => t.result), tried };
 }
 
+const TIMES_OUT = 'its tests time out';
 const statusOf = (tests: TestResult[]) => new Map(tests.map((t) => [t.fullName, t.status]));
 
 /** The library's own tests, BUILD_REPEATS times: all must pass, the same names each time. */
@@ -148,7 +149,7 @@ async function baseline(lib: Library, o: BuildOptions): Promise<string[] | strin
     for (let i = 0; i < BUILD_REPEATS; i++) {
       const r = await sb.runTests(lib.testFiles);
       const bad = r.tests.find((t) => t.status !== 'pass');
-      if (r.timedOut) return 'its tests time out';
+      if (r.timedOut) return TIMES_OUT;
       if (bad) return `its test '${bad.fullName}' does not pass (${bad.status})`;
       if (r.tests.length < 2) return `it has ${r.tests.length} test(s); at least 2 are needed`;
       const now = r.tests.map((t) => t.fullName);
@@ -246,7 +247,12 @@ function toTask(lib: Library, k: Kept, id: string, split: string, tier: Tier, se
 export async function buildLibrary(lib: Library, split: 'train' | 'test', o: BuildOptions, limiter: Limiter) {
   const report: LibraryReport = { name: lib.name, split, easy: 0, hard: 0, mutants: 0 };
   const tried: { tier: Tier; operator: string; result: Kept | DropReason }[] = [];
-  const names = await limiter.run(() => baseline(lib, o));
+  // A stall under load is not a hang: a time limit (or a sandbox failure) is looked at once more, with twice the time.
+  const twice = async <R>(job: (opts: BuildOptions) => Promise<R | DropReason | string>) => {
+    const r = await limiter.run(() => job(o));
+    return r === 'timeout' || r === 'sandbox_error' || r === TIMES_OUT ? limiter.run(() => job({ ...o, timeoutMs: 2 * o.timeoutMs })) : r;
+  };
+  const names = await twice((opts) => baseline(lib, opts));
   if (typeof names === 'string') {
     o.onEvent?.({ type: 'library', lib: lib.name, skipped: names });
     return { tasks: [] as Task[], report: { ...report, skipped: names }, tried };
@@ -256,7 +262,7 @@ export async function buildLibrary(lib: Library, split: 'train' | 'test', o: Bui
   report.mutants = mutants.length;
   const nHard = Math.floor(o.perLibrary / 3);
   const run = (tier: Tier, ms: Mutant[], describe: (f: TestResult[]) => Failure[]) =>
-    limiter.run(() => check(lib, names, ms, o, describe)).then((r) => (o.onEvent?.({ type: 'checked', lib: lib.name, tier, kept: typeof r !== 'string' }), r));
+    twice((opts) => check(lib, names, ms, opts, describe)).then((r) => (o.onEvent?.({ type: 'checked', lib: lib.name, tier, kept: typeof r !== 'string' }), r as Kept | DropReason));
 
   const easy = await firstKept(candidateOrder(mutants, rng), o.perLibrary - nHard, o.concurrency, (m) => run('easy', [m], (f) => f.slice(0, 1).map(toFailure)));
   for (const t of easy.tried) tried.push({ tier: 'easy', operator: t.item.operator, result: t.result });
