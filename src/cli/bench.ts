@@ -7,10 +7,12 @@ import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../bench/model.ts';
 import { micro, tiny } from '../model/presets.ts';
 import { CpuBackend } from '../ops/cpu.ts';
+import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { WebGpuBackend } from '../ops/webgpu.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
+import { registerSandboxBench } from '../bench/sandbox.node.ts';
 
 function table(rows: BenchResult[]): string {
   const head = ['op', 'shape', 'ms', 'rate', 'peer ms', 'ours/peer', 'napkin'];
@@ -30,6 +32,7 @@ function table(rows: BenchResult[]): string {
 export function registerBench(program: Command): void {
   const bench = program.command('bench').description('throughput benchmarks (figures beside a peer measured in the same run)');
   registerModelBench(bench);
+  registerSandboxBench(bench); // `bench sandbox`: src/bench/sandbox.node.ts
   bench
     .command('kernels')
     .description('every op at training shapes; matmul and attention beside TF.js WebGPU on the same adapter')
@@ -60,7 +63,7 @@ export function registerBench(program: Command): void {
 
 async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
   const out: ModelBenchBackend[] = [];
-  if (which !== 'cpu') {
+  if (which === 'webgpu' || which === 'both') {
     const probe = await probeNodeAdapter();
     if (probe.adapter) {
       const ctx = await nodeContext();
@@ -72,7 +75,9 @@ async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
       });
     } else if (which === 'webgpu') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
   }
-  if (which !== 'webgpu') out.push({ name: 'cpu (JS references)', be: new CpuBackend() as unknown as Backend<Tensor> });
+  if (which === 'fast-cpu' || which === 'both') out.push({ name: 'fast-cpu (blocked JS)', be: new FastCpuBackend() as unknown as Backend<Tensor> });
+  if (which === 'cpu' || which === 'both') out.push({ name: 'cpu (JS references)', be: new CpuBackend() as unknown as Backend<Tensor> });
+  if (!out.length) throw new UserError(`--backend must be webgpu, fast-cpu, cpu or both, got "${which}"`);
   return out;
 }
 
@@ -92,7 +97,7 @@ export function registerModelBench(bench: Command): void {
     .command('generate')
     .description('prefill and decode tokens/s for G sequences at a preset, with memory')
     .option('--preset <name>', 'micro or tiny', 'micro')
-    .option('--backend <name>', 'webgpu, cpu or both', 'both')
+    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
     .option('--decode <n>', 'decode steps', '32')
@@ -114,7 +119,7 @@ export function registerModelBench(bench: Command): void {
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) at a preset, with memory')
     .option('--preset <name>', 'micro or tiny', 'micro')
-    .option('--backend <name>', 'webgpu, cpu or both', 'both')
+    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them)', 'both')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
     .option('--steps <n>', 'timed steps', '2')
