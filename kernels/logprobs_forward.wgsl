@@ -2,16 +2,20 @@
 //   entropy[n] = −Σ_v p·log p = lse[n] − Σ_v p·logits[n, v], with p = exp(logits[n, :] − lse[n]).
 // Bindings (group 0):
 //   0 logits   storage read        f32  (N, V) row-major
-//   1 targets  storage read        i32  (N); a target outside [0, V) gives logp 0 (the loss masks it)
-//   2 logp     storage read_write  f32  (N)
-//   3 entropy  storage read_write  f32  (N)
-//   4 lse      storage read_write  f32  (N)
-//   5 params   uniform            Params
-// Work: one workgroup of 256 invocations per row. Invocation i streams the columns i, i + 256, …
-//   (the row in chunks of 256, in increasing order) with an online state (m = running max,
-//   s = Σ e^(x−m), t = Σ e^(x−m)·(x−m)); the 256 states are merged by a fixed tree in workgroup
-//   memory (3 KiB). No (N, V) probabilities are kept; each logit is read once (plus the target).
-// Dispatch (min(N, 65535), ceil(N / 65535)): row = wid.y · num_workgroups.x + wid.x.
+//   1 logits4  storage read        vec4<f32> the same buffer seen as (N·V / 4); read only when VEC4
+//   2 targets  storage read        i32  (N); a target outside [0, V) gives logp 0 (the loss masks it)
+//   3 logp     storage read_write  f32  (N)
+//   4 entropy  storage read_write  f32  (N)
+//   5 lse      storage read_write  f32  (N)
+//   6 params   uniform            Params
+// Work: workgroups of 64 invocations, TPR (override, a power of two ≤ 64) per row, 64 / TPR rows per
+//   workgroup. Lane i of a row owns the contiguous chunk [i·c, (i+1)·c) of it (c = ceil(V / TPR)
+//   rounded up to 4) and sweeps it twice in groups of 4 logits (one vec4 load when VEC4: V % 4 = 0):
+//   its max m, then s = Σ e^(x−m) and t = Σ e^(x−m)·(x−m) (one exp per logit, no rescaling). After
+//   the one barrier, lane 0 merges the row's TPR chunk states in chunk order (workgroup memory 768 B).
+//   No (N, V) probabilities are kept.
+// Dispatch (min(W, 65535), ceil(W / 65535)), W = ceil(N·TPR / 64): first row of a workgroup =
+//   (wid.y · num_workgroups.x + wid.x) · 64 / TPR.
 // Writes `=`. Limits: any V ≥ 1; N·V < 2^32 (one binding holds at most 2^30 f32 anyway). Finite logits.
 
 struct Params {
@@ -20,72 +24,79 @@ struct Params {
 }
 
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
-@group(0) @binding(1) var<storage, read> targets: array<i32>;
-@group(0) @binding(2) var<storage, read_write> logp: array<f32>;
-@group(0) @binding(3) var<storage, read_write> entropy: array<f32>;
-@group(0) @binding(4) var<storage, read_write> lse: array<f32>;
-@group(0) @binding(5) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> logits4: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> targets: array<i32>;
+@group(0) @binding(3) var<storage, read_write> logp: array<f32>;
+@group(0) @binding(4) var<storage, read_write> entropy: array<f32>;
+@group(0) @binding(5) var<storage, read_write> lse: array<f32>;
+@group(0) @binding(6) var<uniform> params: Params;
 
-const WG: u32 = 256u;
-const LOWEST: f32 = -3.0e38;  // running max before any column (finite: WGSL does not promise infinities)
+override TPR: u32 = 64u;
+override VEC4: bool = false;
 
-var<workgroup> sm: array<f32, 256>;
-var<workgroup> ss: array<f32, 256>;
-var<workgroup> st: array<f32, 256>;
+const WG: u32 = 64u;
+const LOWEST: f32 = -3.0e38;  // stands in for logits past the chunk (finite: WGSL has no promised ∞)
 
-// Merge two states (m, s, t) by rescaling both to the larger max; an empty state (s = 0) is neutral.
-fn merge(a: vec3<f32>, b: vec3<f32>) -> vec3<f32> {
-  if (b.y == 0.0) { return a; }
-  if (a.y == 0.0) { return b; }
-  let m = max(a.x, b.x);
-  let ea = exp(a.x - m);
-  let eb = exp(b.x - m);
-  return vec3(m, ea * a.y + eb * b.y, ea * (a.z + a.y * (a.x - m)) + eb * (b.z + b.y * (b.x - m)));
+var<workgroup> sm: array<f32, 64>;
+var<workgroup> ss: array<f32, 64>;
+var<workgroup> st: array<f32, 64>;
+
+// Logits e..e+3 (flat index, e 4-aligned within the row); those at or past `end` read as LOWEST.
+fn load4(e: u32, end: u32) -> vec4<f32> {
+  if (VEC4) { return logits4[e / 4u]; }
+  var x = vec4(LOWEST);
+  for (var k = 0u; k < 4u; k++) {
+    if (e + k < end) { x[k] = logits[e + k]; }
+  }
+  return x;
 }
 
-@compute @workgroup_size(256, 1, 1)
+@compute @workgroup_size(64, 1, 1)
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let row = wid.y * nwg.x + wid.x;
-  if (row >= params.N) { return; }
+  let row = (wid.y * nwg.x + wid.x) * (WG / TPR) + li / TPR;
+  let lane = li % TPR;
   let V = params.V;
   let base = row * V;
+  let chunk = ((V + TPR - 1u) / TPR + 3u) / 4u * 4u;
+  let j0 = base + min(lane * chunk, V);
+  var j1 = base + min(lane * chunk + chunk, V);
+  if (row >= params.N) { j1 = j0; }                              // surplus rows: empty chunks
 
-  var m = LOWEST;
-  var s = 0.0;
-  var t = 0.0;
-  for (var j = li; j < V; j += WG) {
-    let x = logits[base + j];
-    if (x <= m) {
-      let e = exp(x - m);
-      s += e;
-      t += e * (x - m);
-    } else {  // new max: rescale what was summed so far (one exp either way)
-      let r = exp(m - x);
-      t = r * (t + s * (m - x));
-      s = r * s + 1.0;
-      m = x;
-    }
+  var m = vec4(LOWEST);
+  for (var e = j0; e < j1; e += 4u) { m = max(m, load4(e, j1)); }
+  let mc = max(max(m.x, m.y), max(m.z, m.w));
+  var s = vec4(0.0);
+  var t = vec4(0.0);
+  for (var e = j0; e < j1; e += 4u) {
+    let d = load4(e, j1) - mc;
+    let p = exp(d);                                              // 0 for the LOWEST fill
+    s += p;
+    t = fma(p, d, t);
   }
-  sm[li] = m;
-  ss[li] = s;
-  st[li] = t;
+  sm[li] = mc;
+  ss[li] = (s.x + s.y) + (s.z + s.w);
+  st[li] = (t.x + t.y) + (t.z + t.w);
   workgroupBarrier();
-  for (var k = WG / 2u; k > 0u; k >>= 1u) {
-    if (li < k) {
-      let r = merge(vec3(sm[li], ss[li], st[li]), vec3(sm[li + k], ss[li + k], st[li + k]));
-      sm[li] = r.x;
-      ss[li] = r.y;
-      st[li] = r.z;
+  if (lane != 0u || row >= params.N) { return; }
+
+  var M = LOWEST;
+  for (var k = li; k < li + TPR; k++) { M = max(M, sm[k]); }
+  var S = 0.0;
+  var Tx = 0.0;                                                  // Σ e^(x−M)·(x−M)
+  for (var k = li; k < li + TPR; k++) {
+    let sk = ss[k];
+    if (sk > 0.0) {                                              // empty chunks add nothing
+      let dm = sm[k] - M;
+      let r = exp(dm);
+      S = fma(r, sk, S);
+      Tx = fma(r, fma(sk, dm, st[k]), Tx);
     }
-    workgroupBarrier();
   }
-  if (li == 0u) {
-    let logs = log(ss[0]);
-    lse[row] = sm[0] + logs;
-    entropy[row] = logs - st[0] / ss[0];
-    let tg = targets[row];
-    var lp = 0.0;
-    if (tg >= 0 && u32(tg) < V) { lp = logits[base + u32(tg)] - sm[0] - logs; }
-    logp[row] = lp;
-  }
+  let logs = log(S);
+  lse[row] = M + logs;
+  entropy[row] = logs - Tx / S;
+  let tg = targets[row];
+  var lp = 0.0;
+  if (tg >= 0 && u32(tg) < V) { lp = logits[base + u32(tg)] - M - logs; }
+  logp[row] = lp;
 }

@@ -6,7 +6,7 @@ import { expectDtype, expectShape, shapeStr, type Tensor } from './tensor.ts';
  *  Every consumer (the backwards) masks those rows by seg and never reads it. */
 export const LSE_PADDING = 0;
 
-/** The kernels' workgroup tile holds 16 rows of HS values; 128 keeps it within 16 KiB. */
+/** The WebGPU kernels keep 4 rows × HS f32 per invocation (as 32 mat4x4 per array); 128 is their cap. */
 export const ATTENTION_MAX_HS = 128;
 
 export interface AttentionDims {

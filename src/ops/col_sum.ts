@@ -11,11 +11,12 @@ export const COL_SUM = defineKernel({
   entry: 'main',
   bindings: [
     { name: 'x', access: 'read' },
+    { name: 'x4', access: 'read' },
     { name: 'out', access: 'read_write' },
     { name: 'params', access: 'uniform' },
   ],
   params: { R: 'u32', D: 'u32', rowsPerBlock: 'u32' },
-  overrides: { ACCUMULATE: 'bool' },
+  overrides: { VEC4: 'bool', ACCUMULATE: 'bool' },
   workgroupSize: [64, 1, 1],
 });
 
@@ -24,18 +25,19 @@ export function rowsPerBlock(R: number): number {
   return Math.max(32, Math.ceil(Math.sqrt(R)), Math.ceil(R / MAX_WORKGROUPS_PER_DIM));
 }
 
+/** Workgroups across D columns: 64 invocations of 4 columns each. */
 export function columnBlocks(D: number): number {
-  const n = Math.ceil(D / 64);
-  if (n > MAX_WORKGROUPS_PER_DIM) throw new Error(`column reduction: D = ${D} exceeds ${64 * MAX_WORKGROUPS_PER_DIM} columns`);
+  const n = Math.ceil(D / 256);
+  if (n > MAX_WORKGROUPS_PER_DIM) throw new Error(`column reduction: D = ${D} exceeds ${256 * MAX_WORKGROUPS_PER_DIM} columns`);
   return n;
 }
 
 /** One col_sum pass: out (ceil(R / rpb), D) (=|+=) block sums of x (R, D). */
 export function dispatchColSum(ctx: GpuContext, x: GPUBuffer, out: GPUBuffer, R: number, D: number, rpb: number, accumulate: boolean, label: string): void {
   ctx.dispatch(COL_SUM, {
-    buffers: { x, out },
+    buffers: { x, x4: x, out },
     params: { R, D, rowsPerBlock: rpb },
-    constants: { ACCUMULATE: accumulate },
+    constants: { VEC4: D % 4 === 0, ACCUMULATE: accumulate },
     workgroups: [columnBlocks(D), Math.max(1, Math.ceil(R / rpb))], // R = 0 still writes (= 0 or += 0)
     label,
   });

@@ -11,17 +11,19 @@ export const GRAD_NORM = defineKernel({
   entry: 'main',
   bindings: [
     { name: 'x', access: 'read' },
+    { name: 'x4', access: 'read' },
     { name: 'out', access: 'read_write' },
     { name: 'params', access: 'uniform' },
   ],
   params: { n: 'u32', offset: 'u32' },
   overrides: { FINAL: 'bool' },
-  workgroupSize: [256, 1, 1],
+  workgroupSize: [64, 1, 1],
 });
 
-/** Workgroups of the first pass for a tensor of n elements (≥ 2048 elements each, at most 256). */
+/** Workgroups of the first pass for a tensor of n elements (≥ 512 per invocation, 64 invocations
+ *  per workgroup, at most 256 workgroups). */
 export function gradNormWorkgroups(n: number): number {
-  return Math.min(256, Math.ceil(n / 2048));
+  return Math.min(256, Math.ceil(n / 32768));
 }
 
 export function globalNorm(ctx: GpuContext, grads: GpuTensor[]): GpuTensor {
@@ -34,9 +36,9 @@ export function globalNorm(ctx: GpuContext, grads: GpuTensor[]): GpuTensor {
   grads.forEach((g, i) => {
     const W = gradNormWorkgroups(sizes[i]!);
     if (W === 0) return;
-    ctx.dispatch(GRAD_NORM, { buffers: { x: g.buffer, out: partials }, params: { n: sizes[i]!, offset }, constants: { FINAL: false }, workgroups: [W] });
+    ctx.dispatch(GRAD_NORM, { buffers: { x: g.buffer, x4: g.buffer, out: partials }, params: { n: sizes[i]!, offset }, constants: { FINAL: false }, workgroups: [W] });
     offset += W;
   });
-  ctx.dispatch(GRAD_NORM, { buffers: { x: partials, out: norm.buffer }, params: { n: offset, offset: 0 }, constants: { FINAL: true }, workgroups: [1] });
+  ctx.dispatch(GRAD_NORM, { buffers: { x: partials, x4: partials, out: norm.buffer }, params: { n: offset, offset: 0 }, constants: { FINAL: true }, workgroups: [1] });
   return norm;
 }

@@ -1,10 +1,11 @@
-// WebGPU dispatchers of RMSNorm: forward (rmsnorm_forward.wgsl: one workgroup per row), backward
-// dx (rmsnorm_backward.wgsl: one workgroup per row) and dw in two deterministic passes
+// WebGPU dispatchers of RMSNorm: forward (rmsnorm_forward.wgsl: lanesPerRow lanes per row), backward
+// dx (rmsnorm_backward.wgsl: likewise) and dw in two deterministic passes
 // (rmsnorm_dw.wgsl: block partials, then col_sum.wgsl += over the blocks).
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
 import { columnBlocks, dispatchColSum, rowsPerBlock } from './col_sum.ts';
 import { grid, newTensor, scratchBuffer } from './layers.gpu.ts';
+import { lanesPerRow } from './rowgrid.ts';
 import { rmsnormBackwardDims, rmsnormDims } from './layers.shape.ts';
 import type { GpuTensor } from './tensor.ts';
 
@@ -13,13 +14,15 @@ export const RMSNORM_FORWARD = defineKernel({
   entry: 'main',
   bindings: [
     { name: 'x', access: 'read' },
+    { name: 'x4', access: 'read' },
     { name: 'w', access: 'read' },
+    { name: 'w4', access: 'read' },
     { name: 'y', access: 'read_write' },
     { name: 'rstd', access: 'read_write' },
     { name: 'params', access: 'uniform' },
   ],
   params: { R: 'u32', D: 'u32', eps: 'f32' },
-  overrides: {},
+  overrides: { TPR: 'u32', VEC4: 'bool' },
   workgroupSize: [64, 1, 1],
 });
 
@@ -32,10 +35,13 @@ export const RMSNORM_BACKWARD = defineKernel({
     { name: 'w', access: 'read' },
     { name: 'rstd', access: 'read' },
     { name: 'dx', access: 'read_write' },
+    { name: 'dy4', access: 'read' },
+    { name: 'x4', access: 'read' },
+    { name: 'w4', access: 'read' },
     { name: 'params', access: 'uniform' },
   ],
   params: { R: 'u32', D: 'u32' },
-  overrides: { ACCUMULATE: 'bool' },
+  overrides: { TPR: 'u32', VEC4: 'bool', ACCUMULATE: 'bool' },
   workgroupSize: [64, 1, 1],
 });
 
@@ -47,10 +53,12 @@ export const RMSNORM_DW = defineKernel({
     { name: 'x', access: 'read' },
     { name: 'rstd', access: 'read' },
     { name: 'partial', access: 'read_write' },
+    { name: 'dy4', access: 'read' },
+    { name: 'x4', access: 'read' },
     { name: 'params', access: 'uniform' },
   ],
   params: { R: 'u32', D: 'u32', rowsPerBlock: 'u32' },
-  overrides: {},
+  overrides: { VEC4: 'bool' },
   workgroupSize: [64, 1, 1],
 });
 
@@ -59,10 +67,12 @@ export function rmsnorm(ctx: GpuContext, x: GpuTensor, w: GpuTensor, eps: number
   const { R, D, rowShape } = rmsnormDims(x, w, eps);
   const y = newTensor(ctx, 'rmsnorm.y', x.shape);
   const rstd = newTensor(ctx, 'rmsnorm.rstd', rowShape);
+  const TPR = lanesPerRow(D);
   ctx.dispatch(RMSNORM_FORWARD, {
-    buffers: { x: x.buffer, w: w.buffer, y: y.buffer, rstd: rstd.buffer },
+    buffers: { x: x.buffer, x4: x.buffer, w: w.buffer, w4: w.buffer, y: y.buffer, rstd: rstd.buffer },
     params: { R, D, eps },
-    workgroups: grid(R),
+    constants: { TPR, VEC4: D % 4 === 0 },
+    workgroups: grid(Math.ceil((R * TPR) / 64)),
     label: 'rmsnorm',
   });
   return { y, rstd };
@@ -76,11 +86,12 @@ export function rmsnormBackward(ctx: GpuContext, dy: GpuTensor, x: GpuTensor, w:
     throw new Error('rmsnormBackward: accumulateDx must not share a buffer with dy, x, w or rstd');
   }
   const dx = acc ?? newTensor(ctx, 'rmsnorm.dx', x.shape);
+  const TPR = lanesPerRow(D);
   ctx.dispatch(RMSNORM_BACKWARD, {
-    buffers: { dy: dy.buffer, x: x.buffer, w: w.buffer, rstd: rstd.buffer, dx: dx.buffer },
+    buffers: { dy: dy.buffer, x: x.buffer, w: w.buffer, rstd: rstd.buffer, dx: dx.buffer, dy4: dy.buffer, x4: x.buffer, w4: w.buffer },
     params: { R, D },
-    constants: { ACCUMULATE: !!acc },
-    workgroups: grid(R),
+    constants: { TPR, VEC4: D % 4 === 0, ACCUMULATE: !!acc },
+    workgroups: grid(Math.ceil((R * TPR) / 64)),
     label: 'rmsnorm.backward',
   });
   if (R === 0) return dx;
@@ -88,8 +99,9 @@ export function rmsnormBackward(ctx: GpuContext, dy: GpuTensor, x: GpuTensor, w:
   const blocks = Math.ceil(R / rpb);
   const partial = scratchBuffer(ctx, 'rmsnorm.dw.partial', blocks * D * 4);
   ctx.dispatch(RMSNORM_DW, {
-    buffers: { dy: dy.buffer, x: x.buffer, rstd: rstd.buffer, partial },
+    buffers: { dy: dy.buffer, x: x.buffer, rstd: rstd.buffer, partial, dy4: dy.buffer, x4: x.buffer },
     params: { R, D, rowsPerBlock: rpb },
+    constants: { VEC4: D % 4 === 0 },
     workgroups: [columnBlocks(D), blocks],
     label: 'rmsnorm.dw.blocks',
   });

@@ -1,8 +1,9 @@
 // KV-cache kernels (kv_write, attention_cached) against the CPU reference on seeded inputs: decode with
 // cache lengths varying across the batch (length 1 and a full cache included), chunked prefill with rows
-// before the cache start, GQA 1/2/4, HS 32/64/128; kvWrite then decode; bitwise determinism.
-// Tolerances: kvWrite copies, so exact. out: CACHED (atol 1e-5, rtol 1e-4): HS-term f32 dot products and
-// a ≤ S-term online softmax of inputs in [−1, 1) against the f64 reference.
+// before the cache start, GQA 1/2/3/4/7 (4-row blocks mixing heads and queries, short last blocks), one
+// to ten spans of the cache merged by the combine pass, HS 32/64/128; kvWrite then decode; bitwise
+// determinism. Tolerances: kvWrite copies, so exact. out: CACHED (atol 1e-5, rtol 1e-4): HS-term f32
+// dot products and a ≤ S-term softmax merged over spans, inputs in [−1, 1), against the f64 reference.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { CpuBackend } from '../../../src/ops/cpu.ts';
@@ -27,6 +28,9 @@ const CASES: CachedCase[] = [
   { label: 'decode, GQA 4, HS 128, lengths 17 / 2', S: 20, TQ: 1, NH: 4, NKV: 1, HS: 128, len: [17, 2] },
   { label: 'chunked prefill TQ = 5, rows before the cache start, GQA 1, HS 64', S: 21, TQ: 5, NH: 2, NKV: 2, HS: 64, len: [5, 12, 3, 21] },
   { label: 'chunked prefill TQ = 7, GQA 4 (28 rows: two row blocks), HS 32', S: 40, TQ: 7, NH: 4, NKV: 1, HS: 32, len: [40, 9] },
+  { label: 'decode over 10 spans, GQA 7 (two 4-row blocks, one short), HS 64, lengths 300 / 1 / 129 / 33', S: 300, TQ: 1, NH: 7, NKV: 1, HS: 64, len: [300, 1, 129, 33] },
+  { label: 'chunked prefill TQ = 9 over 5 spans, GQA 3 (blocks mixing queries), HS 32', S: 150, TQ: 9, NH: 6, NKV: 2, HS: 32, len: [150, 20, 9, 4] },
+  { label: 'chunked prefill TQ = 3, MHA (GQA 1), HS 128, spans of one chunk', S: 100, TQ: 3, NH: 2, NKV: 2, HS: 128, len: [100, 37] },
 ];
 
 function arrays(c: CachedCase, seed: number) {

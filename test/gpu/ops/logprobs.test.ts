@@ -1,7 +1,7 @@
-// logprobs / logprobsBackward WGSL kernels against the CPU reference on seeded inputs: a vocabulary
-// of several 256-wide chunks, one smaller than a workgroup, logits of magnitude ±80, out-of-range
-// targets, the 2-D row grid, backward with and without the entropy gradient and in place, and
-// bitwise determinism.
+// logprobs / logprobsBackward WGSL kernels against the CPU reference on seeded inputs: vocabularies
+// split over 1 to 16 lanes per row (vec4 and scalar loads, V % 4 ≠ 0, ragged last chunks), one
+// smaller than a group of 4, logits of magnitude ±80, out-of-range targets, the 2-D row grid,
+// backward with and without the entropy gradient and in place, and bitwise determinism.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { CpuBackend } from '../../../src/ops/cpu.ts';
@@ -11,7 +11,7 @@ import type { WebGpuBackend } from '../../../src/ops/webgpu.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';
 
-// Forward: f32 exp/log and a tree of 256 f32 partial sums against an f64 loop. lse and logp reach
+// Forward: f32 exp/log and ≤ 64 f32 chunk sums merged in order against an f64 loop. lse and logp reach
 // |80+|, where an ulp is 8e-6; WGSL's exp may be off by 3 + 2|x| ulps, so allow a few ulps of that
 // (SwiftShader: max abs 1e-6). Entropy comes from the same sums.
 const FWD = { atol: 1e-5, rtol: 2e-6 };
@@ -31,10 +31,12 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { label: 'N 5, V 3000 (12 chunks of 256)', N: 5, V: 3000, scale: 4 },
+  { label: 'N 5, V 3000 (8 lanes per row, vec4 loads)', N: 5, V: 3000, scale: 4 },
   { label: 'N 4, V 7 (most invocations idle), target −100 and V', N: 4, V: 7, scale: 2, targets: [3, -100, 6, 7] },
   { label: 'N 3, V 1000, logits ±80', N: 3, V: 1000, scale: 80 },
-  { label: 'N 7, V 300, 2-D grid (3 × 3 workgroups)', N: 7, V: 300, scale: 3, gridMax: 3 },
+  { label: 'N 150, V 300, 2-D grid (2 × 2 workgroups of 64 rows, one surplus)', N: 150, V: 300, scale: 3, gridMax: 2 },
+  { label: 'N 6, V 1537 (V % 4 ≠ 0: scalar loads, 4 lanes per row, ragged last chunk)', N: 6, V: 1537, scale: 4 },
+  { label: 'N 9, V 4100 (vec4 loads, 16 lanes per row, 4 rows per workgroup, 3 surplus rows)', N: 9, V: 4100, scale: 4 },
 ];
 
 function inputs(c: Case, seed: number) {

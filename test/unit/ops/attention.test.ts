@@ -1,12 +1,13 @@
 // Attention group CPU references (attention, attentionBackward, kvWrite, attentionCached) against the
 // PyTorch fixtures (test/fixtures/torch/attention.py), hand-computed cases, cross-checks between
-// the references, and shape errors.
+// the references, and shape errors; and how the WebGPU attentionCached splits the cache (no GPU needed).
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { CpuBackend } from '../../../src/ops/cpu.ts';
 import { LSE_PADDING } from '../../../src/ops/attention.shape.ts';
 import { attention, attentionBackward } from '../../../src/ops/reference/attention.ts';
 import { attentionCached, kvWrite } from '../../../src/ops/reference/attention_cached.ts';
+import { cachedPlan } from '../../../src/ops/attention_cached.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import { Rng } from '../../../src/random.ts';
 import { loadOpFixture, type FixtureTensor } from '../../helpers/fixtures.ts';
@@ -132,5 +133,30 @@ describe('attention group shape errors', () => {
     expect(() => attentionBackward(q4, k, k, q4, q4, be.zeros([1, 3, 4]), seg)).toThrow(/attentionBackward: lse has shape \(1, 3, 4\), expected \(1, 4, 3\)/);
     expect(() => kvWrite(be.zeros([1, 2, 2, 4]), k, ids([0], [1]))).toThrow(/kvWrite: x \(1, 3, 2, 4\) has more rows \(TQ=3\) than the cache \(1, 2, 2, 4\) holds \(S=2\)/);
     expect(() => attentionCached(q4, k, k, ids([4], [1]))).toThrow(/attentionCached: len\[0\] = 4 is outside the cache's 0..3/);
+  });
+});
+
+describe('attentionCached split plan (WebGPU dispatcher)', () => {
+  const shapes: [string, number, number, number, number, number, number][] = [
+    // label, B, TQ, S, NH, NKV, HS
+    ['decode, small batch', 1, 1, 4096, 14, 2, 64],
+    ['decode, B 16', 16, 1, 2048, 4, 2, 64],
+    ['tiny cache', 4, 1, 24, 4, 2, 32],
+    ['chunked prefill', 16, 128, 4096, 14, 2, 64],
+  ];
+  for (const [label, B, TQ, S, NH, NKV, HS] of shapes) {
+    it(`${label}: spans of whole 32-key chunks cover the cache; partials within 16 MiB`, () => {
+      const p = cachedPlan(B, TQ, S, NH, NKV, HS);
+      expect(p.nblk).toBe(Math.ceil((TQ * NH) / NKV / 4));
+      expect(p.span % 32).toBe(0);
+      expect(p.nsplit * p.span).toBeGreaterThanOrEqual(S);
+      expect((p.nsplit - 1) * p.span).toBeLessThan(S);
+      expect(p.nsplit === 1 || B * TQ * NH * p.nsplit * (HS + 4) * 4 <= 16 * 2 ** 20).toBe(true);
+      expect(cachedPlan(B, TQ, S, NH, NKV, HS)).toEqual(p);
+    });
+  }
+  it('decode spreads a long cache over many spans; prefill keeps few', () => {
+    expect(cachedPlan(1, 1, 4096, 14, 2, 64).nsplit).toBe(128);
+    expect(cachedPlan(16, 128, 4096, 14, 2, 64).nsplit).toBeLessThanOrEqual(2);
   });
 });
