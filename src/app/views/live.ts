@@ -130,8 +130,19 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     eta.textContent = s === null ? 'Estimating the time left…' : `About ${duration(s)} left in this stage.`;
   };
 
+  // The view may mount after the worker announced the run's backend: re-read the record once then.
+  let refreshing = false;
+  const refreshRecord = async () => {
+    refreshing = true;
+    const r = await trainer.getRun(name).catch(() => null);
+    if (r && run && !closed) {
+      run.backend ??= r.backend;
+      renderStatus();
+    }
+  };
   const onEvent = (e: RunEvent) => {
     if (e.run !== name || closed) return;
+    if (run && !run.backend && !refreshing && e.type !== 'status') void refreshRecord();
     if (e.type === 'metrics') {
       if (charts.append(e.rows, e.from)) {
         rows.push(...e.rows);
