@@ -109,7 +109,7 @@ export function parseHfConfig(input: unknown, file = 'config.json'): ModelConfig
     if (typeof rs !== 'object' || Array.isArray(rs)) fail(`${key} must be an object or null`);
     const r = rs as Json;
     const kind = r.rope_type ?? r.type ?? 'default';
-    if (kind !== 'default') fail(`${key}.rope_type "${String(kind)}" is not implemented (plain RoPE only); use a model without rope scaling`);
+    if (kind !== 'default') fail(`${key}.rope_type "${String(kind)}" is not supported (plain RoPE only); use a model without rope scaling`);
     if (r.rope_theta !== undefined) ropeTheta = num(`${key}.rope_theta`, r.rope_theta, ropeTheta);
   }
   const rmsNormEps = num('rms_norm_eps', c.rms_norm_eps, 1e-6);
