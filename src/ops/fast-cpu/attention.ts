@@ -1,10 +1,10 @@
 // Fast CPU attention, forward and backward (the contract of AttentionOps.attention /
 // attentionBackward; the math of reference/attention.ts). Flash-style: per (b, kv head hk), the G
 // query heads of the group are rows r = t·G + g, taken four at a time (a quad) against keys four at
-// a time (a tile), so one 4×4 register block of scores serves QKᵀ, the online softmax and P·V; no
-// T×T matrix exists. Each quad visits only keys from the first of its segment to its last row
-// (causal and segment skipping); tiles that straddle the diagonal, a segment start or padding are
-// masked pair by pair. Sums in f64, one fixed order: deterministic.
+// a time (a tile), so one 4×4 register block of scores serves QKᵀ, the online softmax and P·V (and,
+// backward, dP, dQ, dK, dV); no T×T matrix exists, and the backward recomputes P from lse. Each quad
+// visits only keys from the first of its segment to its last row (causal and segment skipping;
+// attention_quads.ts); tiles: attention_tiles.ts. Sums in f64, one fixed order: deterministic.
 import { LSE_PADDING, attentionBackwardDims, attentionDims } from '../attention.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { fexp } from './exp.ts';
