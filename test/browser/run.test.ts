@@ -13,8 +13,10 @@ if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 const SHOTS = 'test-results/screenshots';
 const RUN = 'nano-smoke';
 /**
- * A run that finishes in about a minute on the CPU backend: expert episodes and evaluation in base, three
- * DAPO iterations of one group of two, checkpointed after each. Gradient steps are left out (bc.epochs 0;
+ * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, eight
+ * DAPO iterations of one group of two, checkpointed after each. The tests wait on states that last (a DAPO
+ * checkpoint with the run still going), never on a passing one: the base checkpoint is replaced by the first
+ * DAPO one within a second here, and a loaded CI machine's polling missed it once. Gradient steps are left out (bc.epochs 0;
  * without the length penalty an untrained model's group rewards are all equal, so dynamic sampling in
  * shrink mode drops the group): on a 2-core machine one nano step over ~1.5 k tokens takes ~45 s on the
  * CPU backend, and the unit tier's trainer test covers the steps and resume.
@@ -22,7 +24,7 @@ const RUN = 'nano-smoke';
 const SETTINGS: Record<string, string | boolean> = {
   'model.preset': 'nano', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '0',
-  'run.phases': 'base,dapo', 'dapo.iterations': '3', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
+  'run.phases': 'base,dapo', 'dapo.iterations': '8', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
 };
 
@@ -128,8 +130,9 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
   });
 
   it('survives a reload mid-run and resumes from the last checkpoint', async () => {
-    // Wait for the checkpoint at the end of the base phase, then reload while DAPO runs.
-    await page.waitForSelector('#run-checkpoint[data-phase="base"]', { timeout: 300_000 });
+    // Wait for a DAPO checkpoint while the run goes on (seven iterations are left), then reload.
+    await page.waitForFunction(() => document.querySelector('#run-checkpoint')?.getAttribute('data-phase') === 'dapo'
+      && document.querySelector('#run-status')?.getAttribute('data-status') === 'running', undefined, { timeout: 240_000 });
     const before = Number(await page.getAttribute('#metric-count', 'data-count'));
     expect(await page.getAttribute('#run-status', 'data-status')).toBe('running');
     await page.reload();
@@ -151,8 +154,8 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
   });
 
   it('pauses at a step boundary and resumes from the DAPO checkpoint, then finishes', async () => {
-    await page.waitForSelector('#run-checkpoint[data-phase="dapo"]', { timeout: 240_000 });
-    await page.waitForSelector('#pause-run:not([disabled])');
+    // Resumed from a DAPO checkpoint with iterations left: pause at once.
+    await page.waitForSelector('#pause-run:not([disabled])', { timeout: 60_000 });
     await page.focus('#pause-run');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#run-status[data-status="paused"]', { timeout: 240_000 });
@@ -162,7 +165,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     expect(await text('#run-resumed')).toContain(`after dapo step ${step}`);
     await page.waitForSelector('#run-status[data-status="done"]', { timeout: 420_000 });
     const rows = await page.evaluate((run) => (window as any).webswe.trainer.readMetrics(run), RUN);
-    expect(rows.filter((r: { phase: string }) => r.phase === 'dapo').map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
+    expect(rows.filter((r: { phase: string }) => r.phase === 'dapo').map((r: { step: number }) => r.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(rows.filter((r: { phase: string }) => r.phase.startsWith('eval-')).map((r: { phase: string }) => r.phase)).toEqual(['eval-base', 'eval-dapo']);
     expect(await page.$$eval('#run-results tr', (trs) => trs.length)).toBe(3);
     await shot('live-done');

@@ -140,8 +140,11 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       renderStatus();
     }
   };
+  // Events that arrive before the first read of the record lands are not lost: the record is read again after it.
+  let missed = false;
   const onEvent = (e: RunEvent) => {
     if (e.run !== name || closed) return;
+    if (!run && e.type !== 'metrics' && e.type !== 'progress') missed = true;
     if (run && !run.backend && !refreshing && e.type !== 'status') void refreshRecord();
     if (e.type === 'metrics') {
       if (charts.append(e.rows, e.from)) {
@@ -205,6 +208,17 @@ export function renderLive(root: HTMLElement, name: string): () => void {
         return;
       }
       renderStatus();
+      if (missed) {
+        // The worker writes the record before it announces a change, so this read includes what was missed.
+        const again = await trainer.getRun(name);
+        if (closed) return;
+        if (again && run) {
+          // Keep the newer checkpoint should one be announced while this read was in flight.
+          if (run.checkpoint && (!again.checkpoint || again.checkpoint.at < run.checkpoint.at)) again.checkpoint = run.checkpoint;
+          run = again;
+        }
+        renderStatus();
+      }
       recheck();
       await reloadRows();
       const now = await trainer.activeRun();
