@@ -58,7 +58,7 @@ export function registerTasksBuild(tasks: Command): Command {
     .option('--out <dir>', 'where the sets go (default: public/tasks)')
     .option('--per-library <n>', 'tasks per library, a third of them hard (two bugs)', String(BUILD_DEFAULTS.perLibrary))
     .option('--jobs <n>', 'sandboxes at work at once', String(BUILD_DEFAULTS.concurrency))
-    .option('--timeout <ms>', 'time limit per test run', String(BUILD_DEFAULTS.timeoutMs))
+    .option('--timeout <ms>', 'time limit per test run (CPU time of the test process on Linux, so load does not change the result)', String(BUILD_DEFAULTS.timeoutMs))
     .option('--libraries <names>', 'only these corpus libraries, comma-separated (the split still covers the whole corpus)')
     .option('--json', 'print one JSON summary document on stdout')
     .action((flags: BuildFlags) =>

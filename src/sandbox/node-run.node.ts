@@ -3,6 +3,7 @@
 // that kills the whole process group, an output cap, and per-test results from node-reporter.mjs
 // (the process's own output, then the report formatted from those results, as every sandbox does).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
 
@@ -21,7 +22,28 @@ export interface NodeRunSpec {
   memoryMb: number;
   /** The repo-relative file the tests come from, recorded on each TestResult. */
   file?: string;
+  /** 'cpu': timeoutMs is the process's CPU time (see SandboxOptions.clock); wall time stops it at 10×. */
+  clock?: 'wall' | 'cpu';
 }
+
+/** Linux clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every Linux ABI in use). */
+const USER_HZ = 100;
+const PROC_POLL_MS = 25;
+
+/** CPU milliseconds (user + system) a live process has used, from /proc; null where there is no /proc. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / USER_HZ;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether CPU time can be measured here. */
+export const CPU_CLOCK = processCpuMs(process.pid) !== null;
 
 /** The whole environment the process sees: nothing inherited (no tokens, no NODE_OPTIONS, no PATH). */
 export function sandboxEnv(root: string): Record<string, string> {
@@ -126,10 +148,22 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
         // already gone
       }
     };
+    const cpu = spec.clock === 'cpu' && CPU_CLOCK;
+    let cpuOver = false;
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
-    }, spec.timeoutMs);
+    }, cpu ? 10 * spec.timeoutMs : spec.timeoutMs);
+    // The CPU clock: poll the process's user + system time (the sandbox forbids it child processes).
+    const poll = cpu
+      ? setInterval(() => {
+          const ms = child.pid === undefined ? null : processCpuMs(child.pid);
+          if (ms !== null && ms > spec.timeoutMs) {
+            timedOut = cpuOver = true;
+            killGroup();
+          }
+        }, PROC_POLL_MS)
+      : undefined;
     child.stdout!.setEncoding('utf8').on('data', (s: string) => out.push(s));
     child.stderr!.setEncoding('utf8').on('data', (s: string) => out.push(s));
     const report = child.stdio[3] as NodeJS.ReadableStream;
@@ -137,12 +171,15 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
     report.on('data', onReport);
     child.on('error', (e) => {
       clearTimeout(timer);
+      clearInterval(poll);
       reject(new Error(`could not start node for the sandbox: ${e.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(poll);
       if (pending) onReport('\n');
-      if (timedOut) out.push(`\n[killed: the time limit of ${Math.round(spec.limitMs ?? spec.timeoutMs)} ms was reached]\n`);
+      const limit = Math.round(spec.limitMs ?? spec.timeoutMs);
+      if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : limit} ms was reached]\n`);
       // The last test (or suite) to start, if it never finished: where the time went.
       const last = running?.join(' > ');
       const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;

@@ -115,7 +115,8 @@ export class NodeSandbox implements Sandbox {
 
   async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
-    const deadline = performance.now() + limitMs;
+    // Wall time is shared by the files; CPU time is each file's own (one process per file).
+    const deadline = this.opts.clock === 'cpu' ? Infinity : performance.now() + limitMs;
     const names = options.names ? new Set(options.names) : undefined;
     // Node 20 matches --test-name-pattern against a test's own name: select by the last " > " part
     // (anchored at the end only, in case a name itself holds " > "), then keep the exact full names.
@@ -128,7 +129,7 @@ export class NodeSandbox implements Sandbox {
         runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
         break;
       }
-      const r = await this.run([...filter, rel], left, { file: rel, limitMs });
+      const r = await this.run([...filter, rel], Math.min(left, limitMs), { file: rel, limitMs });
       runs.push(r);
       if (r.timedOut) break;
     }
@@ -157,7 +158,7 @@ export class NodeSandbox implements Sandbox {
 
   private run(args: string[], timeoutMs: number, extra: { file?: string; limitMs?: number } = {}): Promise<RunResult> {
     if (this.disposed) throw new Error('this sandbox was disposed');
-    return runNode({ root: this.root, args, timeoutMs, outputLimit: this.opts.outputLimit, memoryMb: this.opts.memoryMb, ...extra });
+    return runNode({ root: this.root, args, timeoutMs, outputLimit: this.opts.outputLimit, memoryMb: this.opts.memoryMb, clock: this.opts.clock, ...extra });
   }
 
   async diff(): Promise<string> {

@@ -70,11 +70,19 @@ export interface SandboxOptions {
   outputLimit?: number;
   /** Heap limit for the test process, MiB. */
   memoryMb?: number;
+  /**
+   * What the time limit measures. 'wall' (default): elapsed time. 'cpu': the test process's CPU time,
+   * which a loaded machine does not stretch, so a verdict of "too slow" does not depend on what else
+   * runs (the task build uses it to be reproducible); wall time then still stops a process at 10× the
+   * limit (one that sleeps or waits). Only the node sandbox on Linux can measure it (from /proc);
+   * elsewhere 'cpu' falls back to wall time.
+   */
+  clock?: 'wall' | 'cpu';
 }
 
 export type SandboxFactory = (files: FileMap, options?: SandboxOptions) => Promise<Sandbox>;
 
-export const SANDBOX_DEFAULTS = Object.freeze({ timeoutMs: 10_000, outputLimit: 64 * 1024, memoryMb: 512 });
+export const SANDBOX_DEFAULTS = Object.freeze({ timeoutMs: 10_000, outputLimit: 64 * 1024, memoryMb: 512, clock: 'wall' as 'wall' | 'cpu' });
 
 /** A path the sandbox refuses; the message says why and what to write instead. */
 export class PathError extends Error {

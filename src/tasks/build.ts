@@ -25,7 +25,8 @@ export interface BuildOptions {
   perLibrary: number;
   /** Sandboxes at work at once. */
   concurrency: number;
-  /** Time limit per test run, ms. */
+  /** Time limit per test run, ms of the test process's CPU time where the sandbox can measure it
+   *  (SandboxOptions.clock 'cpu'), so that a loaded machine keeps and drops the same candidates. */
   timeoutMs: number;
   /** Share of the libraries that go to the test split. */
   testFraction: number;
@@ -143,7 +144,7 @@ const statusOf = (tests: TestResult[]) => new Map(tests.map((t) => [t.fullName, 
 
 /** The library's own tests, BUILD_REPEATS times: all must pass, the same names each time. */
 async function baseline(lib: Library, o: BuildOptions): Promise<string[] | string> {
-  const sb = await o.create(lib.files, { timeoutMs: o.timeoutMs, memoryMb: MEMORY_MB });
+  const sb = await o.create(lib.files, { timeoutMs: o.timeoutMs, memoryMb: MEMORY_MB, clock: 'cpu' });
   try {
     let names: string[] | undefined;
     for (let i = 0; i < BUILD_REPEATS; i++) {
@@ -169,7 +170,7 @@ async function baseline(lib: Library, o: BuildOptions): Promise<string[] | strin
 async function check(lib: Library, names: string[], mutants: Mutant[], o: BuildOptions, describe: (fail: TestResult[]) => Failure[]): Promise<Kept | DropReason> {
   const files = applyMutants(lib.files, mutants);
   const patch = makeDiff(files, lib.files);
-  const sb = await o.create(files, { timeoutMs: o.timeoutMs, memoryMb: MEMORY_MB });
+  const sb = await o.create(files, { timeoutMs: o.timeoutMs, memoryMb: MEMORY_MB, clock: 'cpu' });
   try {
     let first: TestResult[] = [];
     for (let i = 0; i < BUILD_REPEATS; i++) {

@@ -94,6 +94,27 @@ describe('node sandbox: test runs', () => {
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
 
+  it("with clock 'cpu', counts the process's CPU time: a sleeper outlives the limit, a busy loop does not", async () => {
+    const cpuFiles: FileMap = {
+      'package.json': '{ "type": "module" }\n',
+      'test/sleep.test.js': `${TEST_HEAD}it('sleeps', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n`,
+      'test/spin.test.js': `${TEST_HEAD}it('spins', () => { for (;;); });\n`,
+    };
+    const cpu = await createNodeSandbox(cpuFiles, { timeoutMs: 1000, clock: 'cpu' });
+    try {
+      // 1.5 s asleep uses almost no CPU: it passes under a 1 s CPU limit (wall time would have killed it).
+      const slept = await cpu.runTests(['test/sleep.test.js']);
+      expect(slept.timedOut).toBe(false);
+      expect(slept.tests.map((t) => [t.fullName, t.status])).toEqual([['sleeps', 'pass']]);
+      const spun = await cpu.runTests(['test/spin.test.js']);
+      expect(spun.timedOut).toBe(true);
+      expect(spun.running).toBe('spins');
+      expect(spun.output).toMatch(/killed: the CPU time limit of 1000 ms was reached/);
+    } finally {
+      await cpu.dispose();
+    }
+  });
+
   it('confines reads, writes and processes to the repo, with no inherited environment', async () => {
     const r = await sb.runTests(['test/confined.test.js']);
     expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
