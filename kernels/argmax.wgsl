@@ -1,9 +1,11 @@
 // argmax: ids[b] = the first v with logits[b, v] = max_v logits[b, :];
 //   logp[b] = logits[b, ids[b]] − lse[b] = −log Σ_v exp(logits[b, v] − max) (temperature 1).
+//   The logits binding holds rows [row0, row0 + B) of the whole batch, ids and logp all B_all rows
+//   (split logits: one dispatch per buffer; whole: row0 = 0).
 // Bindings (group 0):
 //   0 logits  storage read        f32  (B, V)
-//   1 ids     storage read_write  i32  (B)
-//   2 logp    storage read_write  f32  (B)
+//   1 ids     storage read_write  i32  (B_all)
+//   2 logp    storage read_write  f32  (B_all)
 //   3 params  uniform            Params
 // Work: one workgroup of 256 invocations per row; invocation i scans columns i, i + 256, … keeping the
 //   first maximum, then a fixed tree on (value, index) (ties: the smaller index); a second pass sums
@@ -14,6 +16,7 @@
 struct Params {
   B: u32,
   V: u32,
+  row0: u32,  // row of the whole batch where the logits binding starts
 }
 
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
@@ -66,7 +69,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
     workgroupBarrier();
   }
   if (li == 0u) {
-    ids[row] = i32(id);
-    logp[row] = -log(val[0]);
+    ids[params.row0 + row] = i32(id);
+    logp[params.row0 + row] = -log(val[0]);
   }
 }

@@ -1,13 +1,15 @@
 // logprobs_backward: dlogits[n, v] = dlogp[n]·(1[v = targets[n]] − p) − dentropy[n]·p·(log p + H[n]),
 //   log p = logits[n, v] − lse[n], p = exp(log p) (recomputed, never stored), H = entropy[n].
+//   The logits and out bindings hold rows [row0, row0 + N) of the whole (N_all, V) matrices, the
+//   per-row vectors all N_all rows (split logits: one dispatch per buffer; whole: row0 = 0).
 // Bindings (group 0):
 //   0 logits    storage read        f32  (N, V); not read when IN_PLACE (bind any buffer)
 //   1 logits4   storage read        vec4<f32> the logits seen as (N·V / 4); read only when VEC4 and not IN_PLACE
-//   2 targets   storage read        i32  (N); a target outside [0, V) has no one-hot term
-//   3 lse       storage read        f32  (N)
-//   4 entropy   storage read        f32  (N)
-//   5 dlogp     storage read        f32  (N)
-//   6 dentropy  storage read        f32  (N); read only when HAS_DENTROPY
+//   2 targets   storage read        i32  (N_all); a target outside [0, V) has no one-hot term
+//   3 lse       storage read        f32  (N_all)
+//   4 entropy   storage read        f32  (N_all)
+//   5 dlogp     storage read        f32  (N_all)
+//   6 dentropy  storage read        f32  (N_all); read only when HAS_DENTROPY
 //   7 out       storage read_write  f32  (N, V); holds the logits on entry when IN_PLACE
 //   8 params    uniform            Params
 // Work: workgroups of 64 invocations, TPR (override, a power of two ≤ 64) per row, as in
@@ -20,6 +22,7 @@
 struct Params {
   N: u32,
   V: u32,
+  row0: u32,  // row of the whole logits where this binding starts
 }
 
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
@@ -61,12 +64,13 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   let chunk = ((V + TPR - 1u) / TPR + 3u) / 4u * 4u;
   let j0 = base + min(lane * chunk, V);
   let j1 = base + min(lane * chunk + chunk, V);
-  let L = lse[row];
-  let H = entropy[row];
-  let gl = dlogp[row];
+  let r = params.row0 + row;
+  let L = lse[r];
+  let H = entropy[r];
+  let gl = dlogp[r];
   var gh = 0.0;
-  if (HAS_DENTROPY) { gh = dentropy[row]; }
-  let tg = targets[row];
+  if (HAS_DENTROPY) { gh = dentropy[r]; }
+  let tg = targets[r];
   var hot = 0xffffffffu;                                         // flat index of the target, if any
   if (tg >= 0 && u32(tg) < V) { hot = base + u32(tg); }
   for (var e = j0; e < j1; e += 4u) {

@@ -1,12 +1,14 @@
 // logprobs_forward: lse[n] = log Σ_v exp(logits[n, v]); logp[n] = logits[n, targets[n]] − lse[n];
 //   entropy[n] = −Σ_v p·log p = lse[n] − Σ_v p·logits[n, v], with p = exp(logits[n, :] − lse[n]).
+//   The logits binding holds rows [row0, row0 + N) of the whole (N_all, V) logits, the per-row
+//   vectors all N_all rows (logits split across buffers: one dispatch per buffer; whole: row0 = 0).
 // Bindings (group 0):
 //   0 logits   storage read        f32  (N, V) row-major
 //   1 logits4  storage read        vec4<f32> the same buffer seen as (N·V / 4); read only when VEC4
-//   2 targets  storage read        i32  (N); a target outside [0, V) gives logp 0 (the loss masks it)
-//   3 logp     storage read_write  f32  (N)
-//   4 entropy  storage read_write  f32  (N)
-//   5 lse      storage read_write  f32  (N)
+//   2 targets  storage read        i32  (N_all); a target outside [0, V) gives logp 0 (the loss masks it)
+//   3 logp     storage read_write  f32  (N_all), rows row0 .. row0 + N written
+//   4 entropy  storage read_write  f32  (N_all)
+//   5 lse      storage read_write  f32  (N_all)
 //   6 params   uniform            Params
 // Work: workgroups of 64 invocations, TPR (override, a power of two ≤ 64) per row, 64 / TPR rows per
 //   workgroup. Lane i of a row owns the contiguous chunk [i·c, (i+1)·c) of it (c = ceil(V / TPR)
@@ -21,6 +23,7 @@
 struct Params {
   N: u32,
   V: u32,
+  row0: u32,  // row of the whole logits where this binding starts
 }
 
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
@@ -93,10 +96,11 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
     }
   }
   let logs = log(S);
-  lse[row] = M + logs;
-  entropy[row] = logs - Tx / S;
-  let tg = targets[row];
+  let r = params.row0 + row;
+  lse[r] = M + logs;
+  entropy[r] = logs - Tx / S;
+  let tg = targets[r];
   var lp = 0.0;
   if (tg >= 0 && u32(tg) < V) { lp = logits[base + u32(tg)] - M - logs; }
-  logp[row] = lp;
+  logp[r] = lp;
 }

@@ -1,10 +1,12 @@
 // matmul: C[b] (=|+=) op(A[b]) · op(B[b]) (+ bias), op(X) = X or Xᵀ per TRANS_A / TRANS_B.
-//   op(A): (M, K), op(B): (K, N), C: (M, N); f32 in, f32 accumulate, f32 out.
+//   op(A): (M, K), op(B): (K, N), C: (M, N); f32 in, f32 accumulate, f32 out. Each operand is a
+//   block of a larger row-major matrix in its binding: element (r, c) of the stored block is at
+//   off + r·ld + c (a tensor split across buffers is multiplied block by block: src/ops/matmul.ts).
 // Bindings (group 0):
-//   0 a      storage read        f32  (B?, M, K) row-major, or (B?, K, M) when TRANS_A
-//   1 b      storage read        f32  (B?, K, N) row-major, or (B?, N, K) when TRANS_B; batch stride 0 broadcasts
-//   2 bias   storage read        f32  (N); read only when HAS_BIAS (bind any buffer otherwise)
-//   3 c      storage read_write  f32  (B, M, N)
+//   0 a      storage read        f32  (B?, M, K) row-major, or (B?, K, M) when TRANS_A (row stride lda)
+//   1 b      storage read        f32  (B?, K, N) row-major, or (B?, N, K) when TRANS_B (row stride ldb); batch stride 0 broadcasts
+//   2 bias   storage read        f32  (N) from offBias; read only when HAS_BIAS (bind any buffer otherwise)
+//   3 c      storage read_write  f32  (B, M, N) (row stride ldc)
 //   4 params uniform            Params
 // Work: one workgroup of 16×16 invocations computes a 64×64 tile of C; invocation (tx, ty) computes
 //   the 4×4 block at rows 4ty.., cols 4tx.., with vec4 accumulators. Each K step stages a 64×BK panel
@@ -20,6 +22,13 @@ struct Params {
   strideA: u32,  // elements between batches of a
   strideB: u32,  // elements between batches of b (0: broadcast)
   strideC: u32,  // elements between batches of c
+  lda: u32,      // elements between stored rows of a (K, or M when TRANS_A, for a whole matrix)
+  ldb: u32,      // elements between stored rows of b (N, or K when TRANS_B)
+  ldc: u32,      // elements between rows of c (N)
+  offA: u32,     // element of a, b, c, bias where the block starts
+  offB: u32,
+  offC: u32,
+  offBias: u32,
 }
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;
@@ -41,14 +50,14 @@ var<workgroup> Bs: array<vec4<f32>, 512>;  // [BK][TILE/4]: Bs[k * 16 + n/4][n %
 
 fn loadA(base: u32, m: u32, k: u32) -> f32 {
   if (m >= params.M || k >= params.K) { return 0.0; }
-  if (TRANS_A) { return a[base + k * params.M + m]; }
-  return a[base + m * params.K + k];
+  if (TRANS_A) { return a[base + k * params.lda + m]; }
+  return a[base + m * params.lda + k];
 }
 
 fn loadB(base: u32, k: u32, n: u32) -> f32 {
   if (n >= params.N || k >= params.K) { return 0.0; }
-  if (TRANS_B) { return b[base + n * params.K + k]; }
-  return b[base + k * params.N + n];
+  if (TRANS_B) { return b[base + n * params.ldb + k]; }
+  return b[base + k * params.ldb + n];
 }
 
 @compute @workgroup_size(16, 16, 1)
@@ -57,8 +66,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let N = params.N;
   let row0 = wid.y * TILE;
   let col0 = wid.x * TILE;
-  let aBase = wid.z * params.strideA;
-  let bBase = wid.z * params.strideB;
+  let aBase = params.offA + wid.z * params.strideA;
+  let bBase = params.offB + wid.z * params.strideB;
   let flat = lid.y * 16u + lid.x;
 
   var acc: array<vec4<f32>, 4>;
@@ -90,12 +99,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let col = col0 + 4u * lid.x;
   var bv = vec4(0.0);
   if (HAS_BIAS) {
-    for (var j = 0u; j < 4u; j++) { if (col + j < N) { bv[j] = bias[col + j]; } }
+    for (var j = 0u; j < 4u; j++) { if (col + j < N) { bv[j] = bias[params.offBias + col + j]; } }
   }
   for (var i = 0u; i < 4u; i++) {
     let r = row0 + 4u * lid.y + i;
     if (r >= M) { break; }
-    let o = wid.z * params.strideC + r * N + col;
+    let o = params.offC + wid.z * params.strideC + r * params.ldc + col;
     for (var j = 0u; j < 4u; j++) {
       if (col + j >= N) { break; }
       var v = acc[i][j] + bv[j];

@@ -1,12 +1,15 @@
 // sample: ids[b] ~ softmax(logits[b, :] / T) restricted to logits ≥ τ_b (τ from sample_filter when
 //   FILTERED, else all), by inverse CDF in index order at u = philox4x32-10(key = (keyLo, keyHi),
 //   counter = (counters[b], b, 0, 0)).x >> 8 · 2^-24 ∈ [0, 1); logp[b] = log q(ids[b]) under that distribution.
+//   The logits and threshold bindings hold rows [row0, row0 + B) of the whole batch, counters, ids
+//   and logp all B_all rows; b above is the row in the whole batch (split logits: one dispatch per
+//   buffer; whole: row0 = 0).
 // Bindings (group 0):
 //   0 logits     storage read        f32  (B, V)
-//   1 counters   storage read        i32  (B), used as u32 bits
+//   1 counters   storage read        i32  (B_all), used as u32 bits
 //   2 threshold  storage read        f32  (B): smallest kept logit per row; read only when FILTERED
-//   3 ids        storage read_write  i32  (B)
-//   4 logp       storage read_write  f32  (B)
+//   3 ids        storage read_write  i32  (B_all)
+//   4 logp       storage read_write  f32  (B_all)
 //   5 params     uniform            Params
 // Work: one workgroup of 256 invocations per row: (1) row max by a fixed tree; (2) invocation i sums
 //   e = exp((x − max) / T) over its contiguous chunk [i·C, (i+1)·C), C = ceil(V / 256); invocation 0
@@ -21,6 +24,7 @@ struct Params {
   keyLo: u32,
   keyHi: u32,
   temperature: f32,
+  row0: u32,  // row of the whole batch where the logits binding starts
 }
 
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
@@ -103,7 +107,8 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
       acc += t;
     }
     total = acc;
-    let w = philox4x32(vec4(bitcast<u32>(counters[row]), row, 0u, 0u), vec2(params.keyLo, params.keyHi)).x;
+    let b = params.row0 + row;
+    let w = philox4x32(vec4(bitcast<u32>(counters[b]), b, 0u, 0u), vec2(params.keyLo, params.keyHi)).x;
     uni = f32(w >> 8u) * 5.9604644775390625e-8;  // 2^-24
   }
   workgroupBarrier();
@@ -125,7 +130,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
       if (cum > goal) { pick = j; found = true; break; }
     }
     if (!found) { pick = last; }  // rounding: the walk's running sum stayed ≤ u·Z
-    ids[row] = i32(pick);
-    logp[row] = (logits[base + pick] - m) / T - log(Z);
+    ids[params.row0 + row] = i32(pick);
+    logp[params.row0 + row] = (logits[base + pick] - m) / T - log(Z);
   }
 }

@@ -1,7 +1,9 @@
 // GpuContext: one GPUDevice and everything that talks to it. Pipeline cache keyed by kernel and
-// override constants, labelled buffers with out-of-memory checks, batched command recording with
-// one submit per flush, readback, error scopes that turn late GPU errors into typed exceptions,
-// device loss wired to one observable place, and timing (timestamp queries, else submissions).
+// override constants, labelled buffers with out-of-memory checks (storage buffers within the
+// binding limit, which a context may lower: larger tensors are split by the ops), batched command
+// recording with one submit per flush, readback, error scopes that turn late GPU errors into typed
+// exceptions, device loss wired to one observable place, and timing (timestamp queries, else
+// submissions).
 import { GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError, KernelCompileError } from './errors.ts';
 import { kernelSource } from './kernels.ts';
 import { overrideConstants, packParams, paramsByteSize, type KernelDecl } from './kernel.ts';
@@ -24,10 +26,27 @@ export interface DispatchArgs<P extends string, O extends string> {
   label?: string;
 }
 
+export interface GpuContextOptions {
+  /** Bytes one storage binding may hold, lowered below the device's limit (tests use a few KiB so
+   *  that tensors are split; see src/ops/split.gpu.ts). Clamped to maxStorageBufferBindingSize and
+   *  maxBufferSize; at least 256 (a binding must hold a few rows). */
+  bindingLimit?: number;
+}
+
+const pipelinesByDevice = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
+
+/** The smallest binding limit a context accepts. */
+export const MIN_BINDING_LIMIT = 256;
+
 export class GpuContext {
   readonly limits: GPUSupportedLimits;
+  /** Largest storage buffer this context creates: min(maxStorageBufferBindingSize, maxBufferSize,
+   *  options.bindingLimit), a multiple of 4. Tensors past it are split into row chunks by the ops. */
+  readonly bindingLimit: number;
   readonly features: ReadonlySet<string>;
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  /** Pipelines by kernel and constants, shared by every context on this device (they are device
+   *  objects: a second context, e.g. one with a lower binding limit, compiles nothing again). */
+  private readonly pipelines: Map<string, GPUComputePipeline>;
   private readonly pendingErrors: Promise<Error | null>[] = [];
   private encoder: GPUCommandEncoder | null = null;
   private lostError: GpuDeviceLostError | null = null;
@@ -44,8 +63,18 @@ export class GpuContext {
   constructor(
     readonly device: GPUDevice,
     readonly adapter: AdapterSummary,
+    options: GpuContextOptions = {},
   ) {
     this.limits = device.limits;
+    let pipelines = pipelinesByDevice.get(device);
+    if (!pipelines) pipelinesByDevice.set(device, (pipelines = new Map()));
+    this.pipelines = pipelines;
+    const asked = options.bindingLimit;
+    if (asked !== undefined && !(Number.isInteger(asked) && asked >= MIN_BINDING_LIMIT)) {
+      throw new Error(`GpuContext: bindingLimit must be an integer of at least ${MIN_BINDING_LIMIT} bytes, got ${asked}`);
+    }
+    const limit = Math.min(asked ?? Infinity, this.limits.maxStorageBufferBindingSize, this.limits.maxBufferSize);
+    this.bindingLimit = Math.floor(limit / 4) * 4;
     this.features = new Set(device.features as unknown as Iterable<string>);
     device.lost.then((info) => {
       if (info.reason === 'destroyed' && this.disposed) return;
@@ -71,7 +100,8 @@ export class GpuContext {
   // ---- buffers -------------------------------------------------------------------------------
 
   /**
-   * A labelled storage buffer; refuses sizes beyond the device limit before asking the driver.
+   * A labelled storage buffer; refuses sizes beyond the device limit (storage buffers: beyond the
+   * binding limit, since they are bound whole) before asking the driver.
    * Reuses a released buffer of the same size and usage when there is one, zero-filled like a new
    * buffer (unless `zero` is false: the caller overwrites it all). Released buffers join the pool
    * only once the commands that may read them are submitted (see release), so a queue.writeBuffer
@@ -90,9 +120,7 @@ export class GpuContext {
       return pooled;
     }
     if (size > this.limits.maxBufferSize) throw new GpuOutOfMemoryError(label, size, this.limits.maxBufferSize);
-    if (usage & GPUBufferUsage.STORAGE && size > this.limits.maxStorageBufferBindingSize) {
-      throw new GpuOutOfMemoryError(label, size, this.limits.maxStorageBufferBindingSize);
-    }
+    if (usage & GPUBufferUsage.STORAGE && size > this.bindingLimit) throw new GpuOutOfMemoryError(label, size, this.bindingLimit);
     this.device.pushErrorScope('out-of-memory');
     const buf = this.device.createBuffer({ label, size, usage });
     this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuOutOfMemoryError(label, size, undefined) : null)));

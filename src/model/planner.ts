@@ -1,6 +1,10 @@
 // Memory planner: bytes a run needs for weights, gradients, AdamW state, saved activations, logits
 // and the KV cache, from the config, batch and context; and the up-front refusal of a run that does
 // not fit, with the numbers and what to lower. Everything is f32 (4 bytes), as on the op surface.
+// Buffers: the WebGPU ops split a tensor larger than one storage binding into row chunks
+// (src/ops/split.gpu.ts): weights, gradients, AdamW state and logits never need one large buffer,
+// only one row (e.g. V floats of a logits row) per chunk. Activations and the KV cache are bound
+// whole: the largest of them must fit one binding (they shrink with batch and context).
 import { paramCount, type ModelConfig } from './config.ts';
 
 export interface PlanOptions {
@@ -38,7 +42,11 @@ export interface MemoryPlan {
   readonly train: number;
   readonly generate: number;
   readonly total: number;
+  /** The largest buffer bound whole (activations, a layer's KV cache): at most one binding. */
   readonly largestBuffer: { readonly name: string; readonly bytes: number };
+  /** The widest row of the tensors split into row chunks (weights, gradients, AdamW state,
+   *  logits): a chunk holds at least one row, so this too must fit one binding. */
+  readonly largestRow: { readonly name: string; readonly bytes: number };
 }
 
 const F32 = 4;
@@ -91,14 +99,21 @@ export function planMemory(c: ModelConfig, o: PlanOptions): MemoryPlan {
   const persistent = weights + grads + adam;
   const train = persistent + activations + scratch + logits;
   const generate = persistent + kvCache + F32 * Bg * (V + 2 * C + 3 * F + 2 * NH * HS);
-  const buffers: [string, number][] = [
-    ['model.embed_tokens.weight (V × C)', F32 * V * C],
-    ['mlp.*_proj.weight (F × C)', F32 * F * C],
-    [`logits chunk (${chunk} × V)`, F32 * chunk * V],
+  const largest = (list: [string, number][]) => list.reduce((a, b) => (b[1] > a[1] ? b : a));
+  // Activation rows: every token of a training step; one token per sequence when only generating
+  // (as in `generate` above).
+  const [rows, rowsName] = training ? [N, 'B·T'] : [Bg, 'B'];
+  const [name, bytes] = largest([
     ['KV cache of one layer (B × T × NKV × HS, keys or values)', F32 * Bg * o.context * NKV * HS],
-    ['MLP activations (B·T × F)', F32 * N * F],
-  ];
-  const [name, bytes] = buffers.reduce((a, b) => (b[1] > a[1] ? b : a));
+    [`MLP activations (${rowsName} × F)`, F32 * rows * F],
+    [`attention activations (${rowsName} × NH·HS)`, F32 * rows * NH * HS],
+  ]);
+  const [rowName, rowBytes] = largest([
+    [`the logits (V = ${V})`, F32 * V],
+    [`mlp.down_proj.weight (F = ${F})`, F32 * F],
+    [`model.embed_tokens.weight (C = ${C})`, F32 * C],
+    [`self_attn.o_proj.weight (NH·HS = ${NH * HS})`, F32 * NH * HS],
+  ]);
   return Object.freeze({
     params: P,
     trainableParams: trainable,
@@ -107,6 +122,7 @@ export function planMemory(c: ModelConfig, o: PlanOptions): MemoryPlan {
     generate,
     total: Math.max(training ? train : 0, generate),
     largestBuffer: Object.freeze({ name, bytes }),
+    largestRow: Object.freeze({ name: rowName, bytes: rowBytes }),
   });
 }
 
@@ -121,6 +137,9 @@ export interface Budget {
   memoryBytes?: number;
   /** The adapter's maxBufferSize: no single buffer may be larger. */
   maxBufferSize?: number;
+  /** The adapter's maxStorageBufferBindingSize: no buffer bound whole may be larger (larger
+   *  tensors are split into row chunks). */
+  maxBindingSize?: number;
 }
 
 export type Fit = { ok: true; plan: MemoryPlan } | { ok: false; plan: MemoryPlan; message: string };
@@ -129,9 +148,15 @@ export type Fit = { ok: true; plan: MemoryPlan } | { ok: false; plan: MemoryPlan
 export function checkFit(c: ModelConfig, o: PlanOptions, budget: Budget): Fit {
   const plan = planMemory(c, o);
   const f = formatBytes;
-  if (budget.maxBufferSize !== undefined && plan.largestBuffer.bytes > budget.maxBufferSize) {
-    const what = /logits/.test(plan.largestBuffer.name) ? 'lower logitsChunk' : /KV|activations/.test(plan.largestBuffer.name) ? 'lower batch or context' : 'ops do not split a weight across buffers yet: use a smaller model or an adapter with a larger maxBufferSize';
-    return { ok: false, plan, message: `the largest buffer, ${plan.largestBuffer.name}, needs ${f(plan.largestBuffer.bytes)} but the adapter allows ${f(budget.maxBufferSize)} per buffer (maxBufferSize): ${what}` };
+  const perBuffer = Math.min(budget.maxBufferSize ?? Infinity, budget.maxBindingSize ?? Infinity);
+  const limitName = perBuffer === budget.maxBindingSize ? 'maxStorageBufferBindingSize' : 'maxBufferSize';
+  if (plan.largestRow.bytes > perBuffer) {
+    const r = plan.largestRow;
+    return { ok: false, plan, message: `one row of ${r.name} needs ${f(r.bytes)} but the adapter allows ${f(perBuffer)} per buffer (${limitName}): larger tensors are split into row chunks, and one row is the smallest chunk: use a model with a smaller vocabulary or width` };
+  }
+  if (plan.largestBuffer.bytes > perBuffer) {
+    const b = plan.largestBuffer;
+    return { ok: false, plan, message: `the largest buffer bound whole, ${b.name}, needs ${f(b.bytes)} but the adapter allows ${f(perBuffer)} per buffer (${limitName}): lower batch or context (weights, gradients, AdamW state and logits are split automatically)` };
   }
   const mem = budget.memoryBytes;
   if (mem === undefined || plan.total <= mem) return { ok: true, plan };

@@ -1,8 +1,11 @@
 // WebGPU dispatcher of adamw (kernels/adamw.wgsl): one elementwise pass, in place; the clip
 // coefficient comes from the norm tensor on the GPU (no readback between globalNorm and the step).
+// A parameter split across buffers (split.gpu.ts) is stepped chunk by chunk with its gradient and
+// moments, which share its chunk plan (same shape): elementwise, so the same bits as whole.
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
 import { adamwCheck, adamwScalars, type AdamwClip, type AdamwHyper } from './adamw.shape.ts';
+import { pairedChunks, wholeBuffer } from './split.gpu.ts';
 import type { GpuTensor } from './tensor.ts';
 
 export const ADAMW = defineKernel({
@@ -33,14 +36,17 @@ export function adamw(
   clip?: AdamwClip<GpuTensor>,
   gridMax?: number,
 ): void {
-  const { n } = adamwCheck(param, grad, m, v, hp, clip);
+  adamwCheck(param, grad, m, v, hp, clip);
   const { decay, stepSize, bc2Sqrt } = adamwScalars(hp);
-  const groups = Math.ceil(n / 256);
   const max = gridMax ?? ctx.limits.maxComputeWorkgroupsPerDimension;
-  ctx.dispatch(ADAMW, {
-    buffers: { param: param.buffer, grad: grad.buffer, m: m.buffer, v: v.buffer, norm: clip?.norm.buffer ?? placeholder },
-    params: { n, beta1: hp.beta1, beta2: hp.beta2, eps: hp.eps, decay, stepSize, bc2Sqrt, maxNorm: clip?.maxNorm ?? 0 },
-    constants: { HAS_CLIP: !!clip },
-    workgroups: [Math.min(groups, max), Math.ceil(groups / max)],
-  });
+  const norm = clip ? wholeBuffer(clip.norm, 'adamw', 'clip.norm') : placeholder;
+  for (const c of pairedChunks('adamw', { param, grad, m, v })) {
+    const groups = Math.ceil(c.length / 256);
+    ctx.dispatch(ADAMW, {
+      buffers: { ...c.buffers, norm },
+      params: { n: c.length, beta1: hp.beta1, beta2: hp.beta2, eps: hp.eps, decay, stepSize, bc2Sqrt, maxNorm: clip?.maxNorm ?? 0 },
+      constants: { HAS_CLIP: !!clip },
+      workgroups: [Math.min(groups, max), Math.ceil(groups / max)],
+    });
+  }
 }

@@ -1,10 +1,12 @@
 // WebGPU dispatchers of add and scale (kernels/elementwise.wgsl, the op chosen by override OP).
 // `out` may alias an input: then the kernel reads that input through `out` (IN_PLACE), since
-// WebGPU forbids binding one buffer read-only and writable in the same dispatch.
+// WebGPU forbids binding one buffer read-only and writable in the same dispatch. Tensors split
+// across buffers (split.gpu.ts; same shape, so the same chunk plan) are processed chunk by chunk.
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
-import { grid, newTensor } from './layers.gpu.ts';
+import { grid } from './layers.gpu.ts';
 import { sameShape } from './layers.shape.ts';
+import { allocTensor, pairedChunks } from './split.gpu.ts';
 import { expectDtype, expectShape, type GpuTensor } from './tensor.ts';
 
 export const ELEMENTWISE = defineKernel({
@@ -25,7 +27,7 @@ const OP_ADD = 0;
 const OP_SCALE = 1;
 
 function target(ctx: GpuContext, op: string, like: GpuTensor, out?: GpuTensor): GpuTensor {
-  if (!out) return newTensor(ctx, `${op}.out`, like.shape);
+  if (!out) return allocTensor(ctx, `${op}.out`, like.shape, 'f32');
   expectDtype(op, 'out', out, 'f32');
   expectShape(op, 'out', out.shape, like.shape);
   return out;
@@ -43,21 +45,23 @@ function run(ctx: GpuContext, op: number, a: GPUBuffer | null, b: GPUBuffer, out
 
 /** a · s elementwise; into `out` when given (may alias a). */
 export function scale(ctx: GpuContext, a: GpuTensor, s: number, out: GpuTensor | undefined, placeholder: GPUBuffer): GpuTensor {
-  const n = sameShape('scale', { a });
+  sameShape('scale', { a });
   if (!Number.isFinite(s)) throw new Error(`scale: s must be finite, got ${s}`);
   const o = target(ctx, 'scale', a, out);
-  run(ctx, OP_SCALE, o.buffer === a.buffer ? null : a.buffer, placeholder, o.buffer, n, s, placeholder);
+  for (const { length, buffers: c } of pairedChunks('scale', { a, out: o })) run(ctx, OP_SCALE, c.out === c.a ? null : c.a, placeholder, c.out, length, s, placeholder);
   return o;
 }
 
 /** a + b, same shape; into `out` when given (may alias a, or b, or both). */
 export function add(ctx: GpuContext, a: GpuTensor, b: GpuTensor, out: GpuTensor | undefined, placeholder: GPUBuffer): GpuTensor {
-  const n = sameShape('add', { a, b });
+  sameShape('add', { a, b });
   const o = target(ctx, 'add', a, out);
-  const aliasA = o.buffer === a.buffer, aliasB = o.buffer === b.buffer;
-  if (aliasA && aliasB) run(ctx, OP_SCALE, null, placeholder, o.buffer, n, 2, placeholder); // x + x = 2x exactly
-  else if (aliasA) run(ctx, OP_ADD, null, b.buffer, o.buffer, n, 0, placeholder);
-  else if (aliasB) run(ctx, OP_ADD, null, a.buffer, o.buffer, n, 0, placeholder); // b + a = a + b exactly
-  else run(ctx, OP_ADD, a.buffer, b.buffer, o.buffer, n, 0, placeholder);
+  for (const { length: n, buffers: c } of pairedChunks('add', { a, b, out: o })) {
+    const aliasA = c.out === c.a, aliasB = c.out === c.b;
+    if (aliasA && aliasB) run(ctx, OP_SCALE, null, placeholder, c.out, n, 2, placeholder); // x + x = 2x exactly
+    else if (aliasA) run(ctx, OP_ADD, null, c.b, c.out, n, 0, placeholder);
+    else if (aliasB) run(ctx, OP_ADD, null, c.a, c.out, n, 0, placeholder); // b + a = a + b exactly
+    else run(ctx, OP_ADD, c.a, c.b, c.out, n, 0, placeholder);
+  }
   return o;
 }

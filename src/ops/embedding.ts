@@ -1,12 +1,15 @@
 // WebGPU dispatchers of the embedding: forward = row gather (gather_rows.wgsl); backward = a
 // deterministic scatter-add without atomics: bitonic sort of (id, n) on the GPU
 // (embedding_sort.wgsl), then one workgroup per run of equal ids sums its rows in increasing n
-// (embedding_backward.wgsl). O(N·C + N log² N) work, independent of V.
+// (embedding_backward.wgsl). O(N·C + N log² N) work, independent of V. A table split across
+// buffers (split.gpu.ts: rows [V0, V0 + Vi) per buffer) takes one gather / one backward dispatch
+// per buffer, each handling the ids in its rows: the same sums, so the same bits as whole.
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
 import { dispatchGatherRows } from './gather_rows.ts';
 import { grid, newTensor, scratchBuffer } from './layers.gpu.ts';
 import { embeddingBackwardDims, embeddingDims } from './layers.shape.ts';
+import { rowChunks, wholeBuffer } from './split.gpu.ts';
 import type { GpuTensor } from './tensor.ts';
 
 export const EMBEDDING_SORT = defineKernel({
@@ -31,7 +34,7 @@ export const EMBEDDING_BACKWARD = defineKernel({
     { name: 'dtable', access: 'read_write' },
     { name: 'params', access: 'uniform' },
   ],
-  params: { N: 'u32', V: 'u32', C: 'u32' },
+  params: { N: 'u32', V: 'u32', C: 'u32', V0: 'u32' },
   overrides: {},
   workgroupSize: [64, 1, 1],
 });
@@ -43,7 +46,7 @@ const MAX_N = 2 ** 24;
 export function embedding(ctx: GpuContext, ids: GpuTensor, table: GpuTensor): GpuTensor {
   const { N, V, C, outShape } = embeddingDims(ids, table);
   const out = newTensor(ctx, 'embedding.out', outShape);
-  dispatchGatherRows(ctx, table.buffer, ids.buffer, out.buffer, V, C, N, 'embedding');
+  dispatchGatherRows(ctx, table, wholeBuffer(ids, 'embedding', 'ids'), out.buffer, V, C, N, 'embedding');
   return out;
 }
 
@@ -67,8 +70,16 @@ export function sortIdPositions(ctx: GpuContext, ids: GPUBuffer, N: number): { k
 
 /** dtable[v, :] += Σ_{n: ids[n] = v} dout[n, :], summed in increasing n; ids outside [0, V) are skipped. */
 export function embeddingBackward(ctx: GpuContext, ids: GpuTensor, dout: GpuTensor, dtable: GpuTensor): void {
-  const { N, V, C } = embeddingBackwardDims(ids, dout, dtable);
+  const { N, C } = embeddingBackwardDims(ids, dout, dtable);
   if (N === 0) return;
-  const { keys } = sortIdPositions(ctx, ids.buffer, N);
-  ctx.dispatch(EMBEDDING_BACKWARD, { buffers: { keys, dout: dout.buffer, dtable: dtable.buffer }, params: { N, V, C }, workgroups: grid(N), label: 'embedding.backward' });
+  const chunks = rowChunks(dtable, C, 'embeddingBackward', 'dtable');
+  const { keys } = sortIdPositions(ctx, wholeBuffer(ids, 'embeddingBackward', 'ids'), N);
+  for (const c of chunks) {
+    ctx.dispatch(EMBEDDING_BACKWARD, {
+      buffers: { keys, dout: wholeBuffer(dout, 'embeddingBackward', 'dout'), dtable: c.buffer },
+      params: { N, V: c.rows, C, V0: c.row0 },
+      workgroups: grid(N),
+      label: 'embedding.backward',
+    });
+  }
 }

@@ -1,10 +1,13 @@
 // WebGPU dispatcher of globalNorm (kernels/grad_norm.wgsl): one partial-sum pass per tensor into
-// a small scratch buffer, then one final pass; the norm stays on the GPU (adamw reads it there).
+// a small scratch buffer, then one final pass; the norm stays on the GPU (adamw reads it there). A
+// gradient split across buffers (split.gpu.ts) gives one partial-sum pass per buffer: the same
+// squares, summed in another grouping (equal to the whole-tensor norm within f32 rounding).
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
 import { gradNormCheck } from './grad_norm.shape.ts';
 import { scratch } from './scratch.ts';
-import { numel, type GpuTensor } from './tensor.ts';
+import { chunksOf } from './split.gpu.ts';
+import type { GpuTensor } from './tensor.ts';
 
 export const GRAD_NORM = defineKernel({
   file: 'grad_norm.wgsl',
@@ -28,17 +31,17 @@ export function gradNormWorkgroups(n: number): number {
 
 export function globalNorm(ctx: GpuContext, grads: GpuTensor[]): GpuTensor {
   gradNormCheck(grads);
-  const sizes = grads.map((g) => numel(g.shape));
-  const total = sizes.reduce((a, n) => a + gradNormWorkgroups(n), 0);
+  const chunks = grads.flatMap((g) => chunksOf(g));
+  const total = chunks.reduce((a, c) => a + gradNormWorkgroups(c.length), 0);
   const partials = scratch(ctx, 'globalNorm.partials', total * 4);
   const norm: GpuTensor = { shape: [1], dtype: 'f32', label: 'globalNorm', buffer: ctx.buffer('globalNorm', 4) };
   let offset = 0;
-  grads.forEach((g, i) => {
-    const W = gradNormWorkgroups(sizes[i]!);
-    if (W === 0) return;
-    ctx.dispatch(GRAD_NORM, { buffers: { x: g.buffer, x4: g.buffer, out: partials }, params: { n: sizes[i]!, offset }, constants: { FINAL: false }, workgroups: [W] });
+  for (const c of chunks) {
+    const W = gradNormWorkgroups(c.length);
+    if (W === 0) continue;
+    ctx.dispatch(GRAD_NORM, { buffers: { x: c.buffer, x4: c.buffer, out: partials }, params: { n: c.length, offset }, constants: { FINAL: false }, workgroups: [W] });
     offset += W;
-  });
+  }
   ctx.dispatch(GRAD_NORM, { buffers: { x: partials, x4: partials, out: norm.buffer }, params: { n: offset, offset: 0 }, constants: { FINAL: true }, workgroups: [1] });
   return norm;
 }

@@ -30,7 +30,7 @@ export function scratchBuffer(ctx: GpuContext, name: string, bytes: number): GPU
   if (have && have.size >= bytes) return have;
   // A smaller predecessor may still be bound by recorded work: it is dropped, not destroyed.
   const rounded = 2 ** Math.ceil(Math.log2(Math.max(bytes, 256)));
-  const buf = ctx.buffer(`scratch/${name}`, Math.max(bytes, Math.min(rounded, ctx.limits.maxStorageBufferBindingSize)));
+  const buf = ctx.buffer(`scratch/${name}`, Math.max(bytes, Math.min(rounded, ctx.bindingLimit)));
   byName.set(name, buf);
   return buf;
 }

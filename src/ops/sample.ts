@@ -1,12 +1,14 @@
 // WebGPU dispatcher of sample: kernels/sample_filter.wgsl (top-k / top-p thresholds, evaluation
 // only) then kernels/sample.wgsl (Philox4x32-10 uniform, inverse CDF). Same tokens as the CPU
-// reference for the same seed and counters.
+// reference for the same seed and counters. Logits split across buffers (split.gpu.ts: row chunks
+// of (B, V)) take one dispatch per chunk; `row0` keeps each row's Philox counter (counters[b], b).
 import type { GpuContext } from '../gpu/context.ts';
 import { defineKernel } from '../gpu/kernel.ts';
 import { seedKey } from './reference/philox.ts';
 import { rowGrid } from './rowgrid.ts';
 import { scratch } from './scratch.ts';
 import { sampleDims, type SampleOptions } from './sample.shape.ts';
+import { rowChunks, wholeBuffer } from './split.gpu.ts';
 import type { GpuTensor } from './tensor.ts';
 
 export const SAMPLE = defineKernel({
@@ -20,7 +22,7 @@ export const SAMPLE = defineKernel({
     { name: 'logp', access: 'read_write' },
     { name: 'params', access: 'uniform' },
   ],
-  params: { B: 'u32', V: 'u32', keyLo: 'u32', keyHi: 'u32', temperature: 'f32' },
+  params: { B: 'u32', V: 'u32', keyLo: 'u32', keyHi: 'u32', temperature: 'f32', row0: 'u32' },
   overrides: { FILTERED: 'bool' },
   workgroupSize: [256, 1, 1],
 });
@@ -51,22 +53,26 @@ export function sample(
   const [keyLo, keyHi] = seedKey(o.seed);
   const ids: GpuTensor = { shape: [B], dtype: 'i32', label: 'sample.ids', buffer: ctx.buffer('sample.ids', B * 4) };
   const logp: GpuTensor = { shape: [B], dtype: 'f32', label: 'sample.logp', buffer: ctx.buffer('sample.logp', B * 4) };
-  const grid = rowGrid(ctx, B, gridMax);
   const filtered = o.topK > 0 || o.topP < 1;
-  let threshold = placeholder;
-  if (filtered) {
-    threshold = scratch(ctx, 'sample.threshold', B * 4);
-    ctx.dispatch(SAMPLE_FILTER, {
-      buffers: { logits: logits.buffer, threshold },
-      params: { B, V, topK: o.topK, topP: o.topP, temperature: o.temperature },
+  const countersBuf = wholeBuffer(counters, 'sample', 'counters');
+  for (const c of rowChunks(logits, V, 'sample', 'logits')) {
+    const grid = rowGrid(ctx, c.rows, gridMax);
+    // Thresholds of this chunk's rows, written and read in order (passes run in recording order).
+    let threshold = placeholder;
+    if (filtered) {
+      threshold = scratch(ctx, 'sample.threshold', c.rows * 4);
+      ctx.dispatch(SAMPLE_FILTER, {
+        buffers: { logits: c.buffer, threshold },
+        params: { B: c.rows, V, topK: o.topK, topP: o.topP, temperature: o.temperature },
+        workgroups: grid,
+      });
+    }
+    ctx.dispatch(SAMPLE, {
+      buffers: { logits: c.buffer, counters: countersBuf, threshold, ids: ids.buffer, logp: logp.buffer },
+      params: { B: c.rows, V, keyLo, keyHi, temperature: o.temperature, row0: c.row0 },
+      constants: { FILTERED: filtered },
       workgroups: grid,
     });
   }
-  ctx.dispatch(SAMPLE, {
-    buffers: { logits: logits.buffer, counters: counters.buffer, threshold, ids: ids.buffer, logp: logp.buffer },
-    params: { B, V, keyLo, keyHi, temperature: o.temperature },
-    constants: { FILTERED: filtered },
-    workgroups: grid,
-  });
   return { ids, logp };
 }

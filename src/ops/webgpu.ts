@@ -24,7 +24,8 @@ import { rmsnorm, rmsnormBackward } from './rmsnorm.ts';
 import { rope } from './rope.ts';
 import { swiglu, swigluBackward } from './swiglu.ts';
 import type { MatmulOptions } from './matmul.shape.ts';
-import { allocate, dtypeOf, numel, type DType, type GpuTensor, type TypedArray } from './tensor.ts';
+import { allocTensor, freeTensor, readTensor } from './split.gpu.ts';
+import { dtypeOf, numel, type DType, type GpuTensor, type TypedArray } from './tensor.ts';
 
 // Implements each op group of backend.ts as it lands; becomes `implements Backend<GpuTensor>` when all have.
 export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTensor>, LayerOps<GpuTensor>, LossOps<GpuTensor>, OptimOps<GpuTensor>, SamplingOps<GpuTensor>, AttentionOps<GpuTensor> {
@@ -36,23 +37,20 @@ export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTenso
     this.placeholder = ctx.buffer('placeholder', 16);
   }
 
+  // Tensors past the context's binding limit are split into row chunks (split.gpu.ts).
   fromArray(data: TypedArray, shape: readonly number[], label = 'tensor'): GpuTensor {
     if (data.length !== numel(shape)) throw new Error(`${label}: ${data.length} values do not fill shape (${shape.join(', ')})`);
-    return { shape: [...shape], dtype: dtypeOf(data), label, buffer: this.ctx.upload(label, data) };
+    return allocTensor(this.ctx, label, shape, dtypeOf(data), data);
   }
   zeros(shape: readonly number[], dtype: DType = 'f32', label = 'zeros'): GpuTensor {
     // New buffers are zero-initialised by WebGPU.
-    return { shape: [...shape], dtype, label, buffer: this.ctx.buffer(label, numel(shape) * 4) };
+    return allocTensor(this.ctx, label, shape, dtype);
   }
-  async read(t: GpuTensor): Promise<TypedArray> {
-    const n = numel(t.shape);
-    const raw = await this.ctx.read(t.buffer, n * 4);
-    const out = allocate(t.dtype, n);
-    new Uint8Array(out.buffer).set(new Uint8Array(raw));
-    return out;
+  read(t: GpuTensor): Promise<TypedArray> {
+    return readTensor(this.ctx, t);
   }
   free(t: GpuTensor): void {
-    this.ctx.release(t.buffer);
+    freeTensor(this.ctx, t);
   }
   sync(): Promise<void> {
     return this.ctx.sync();

@@ -37,10 +37,11 @@ describe('kernel declarations', () => {
 describe('uniform packing', () => {
   it('packs scalars in order, little-endian, padded to 16 bytes, and refuses bad values', () => {
     const decl = KERNELS.find((k) => k.file === 'matmul.wgsl')!;
-    const buf = packParams(decl, { M: 3, N: 5, K: 7, strideA: 21, strideB: 0, strideC: 15 });
+    const blocks = { lda: 7, ldb: 5, ldc: 5, offA: 0, offB: 0, offC: 0, offBias: 0 };
+    const buf = packParams(decl, { M: 3, N: 5, K: 7, strideA: 21, strideB: 0, strideC: 15, ...blocks });
     expect(buf.byteLength).toBe(paramsByteSize(decl));
     expect(buf.byteLength % 16).toBe(0);
     expect([...new Uint32Array(buf).slice(0, 6)]).toEqual([3, 5, 7, 21, 0, 15]);
-    expect(() => packParams(decl, { M: 1.5, N: 1, K: 1, strideA: 1, strideB: 1, strideC: 1 })).toThrow(/"M" \(u32\) must be an integer/);
+    expect(() => packParams(decl, { M: 1.5, N: 1, K: 1, strideA: 1, strideB: 1, strideC: 1, ...blocks })).toThrow(/"M" \(u32\) must be an integer/);
   });
 });

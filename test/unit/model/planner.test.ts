@@ -91,9 +91,14 @@ describe('checkFit', () => {
     expect(!fit.ok && fit.message).toMatch(/even batch 1 does not fit: choose a smaller model \(494\.0 M parameters\) or LoRA$/);
   });
 
-  it('refuses a buffer larger than the adapter allows, naming it', () => {
-    const fit = checkFit(qwen05, { batch: 1, context: 512, training: 'lora' }, { maxBufferSize: 256 * 2 ** 20 });
-    expect(!fit.ok && fit.message).toMatch(/^the largest buffer, model\.embed_tokens\.weight \(V × C\), needs 519\.3 MiB but the adapter allows 256\.0 MiB per buffer \(maxBufferSize\)/);
+  it('plans split weights past the binding limit and refuses only a buffer bound whole or a row too wide, naming it', () => {
+    const limits = { maxBufferSize: 256 * 2 ** 20, maxBindingSize: 128 * 2 ** 20 };
+    // The 519.3 MiB embedding is split into row chunks: it does not need one buffer.
+    expect(checkFit(qwen05, { batch: 1, context: 512, training: 'lora' }, limits).ok).toBe(true);
+    const fit = checkFit(qwen05, { batch: 8, context: 4096, training: 'lora' }, limits);
+    expect(!fit.ok && fit.message).toMatch(/^the largest buffer bound whole, MLP activations \(B·T × F\), needs 608\.0 MiB but the adapter allows 128\.0 MiB per buffer \(maxStorageBufferBindingSize\): lower batch or context/);
+    const row = checkFit(qwen05, { batch: 1, context: 16, training: 'none' }, { maxBindingSize: 512 * 2 ** 10 });
+    expect(!row.ok && row.message).toMatch(/^one row of the logits \(V = 151936\) needs 593\.5 KiB but the adapter allows 512\.0 KiB per buffer/);
     expect(formatBytes(1536)).toBe('1.5 KiB');
   });
 });
