@@ -2,6 +2,10 @@
 // each turn's command runs in its episode's sandbox under a time limit; an episode ends at submit, at
 // T_max turns or when the context budget is spent. Then each is graded on a fresh copy (grade.ts) and
 // rewarded (rl/rewards.ts). Budgets count model tokens with a tokenizer, else characters / 4.
+// Policy calls may go through a gate (opts.gate) shared with other runEpisodes calls, so that
+// batches take turns at the policy while each one's sandbox work overlaps the others' generation
+// (rl/collect.ts, where that scheme is described). Each episode carries its index in its batch
+// (EpisodeView.index), which keys the model policy's random stream for it.
 import { episodeReward, type RewardConfig } from '../rl/rewards.ts';
 import type { RunConfig } from '../rl/config.ts';
 import type { ChatMessage } from '../model/tokenizer.ts';
@@ -12,6 +16,7 @@ import { gradeFiles, readRepo } from './grade.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { formatErrorMessage, issueMessage, SYSTEM_PROMPT } from './prompt.ts';
 import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
+import type { Timeline } from './timeline.ts';
 import { runTool, truncateText, type ToolResult } from './tools.ts';
 import type { EndReason, FinalTests, Trajectory, TurnRecord } from './trajectory.ts';
 
@@ -35,6 +40,14 @@ export interface EpisodeOptions {
   sandbox: string;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
+  /** For rl/collect.ts: run batches two at a time (a lone one in two halves), taking turns at the
+   *  policy, so that sandbox work overlaps generation (same trajectories either way). runEpisodes
+   *  itself ignores it. */
+  overlap?: boolean;
+  /** Policy calls go through this gate: concurrent runEpisodes calls sharing one take turns. */
+  gate?: Gate;
+  /** Where generation and sandbox work are recorded as busy intervals (timing reports). */
+  timeline?: Timeline;
 }
 
 /** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
@@ -46,6 +59,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     actionTokens: c.agent.actionTokens,
     commandTimeoutMs: c.agent.commandTimeoutMs,
     sandbox: c.agent.sandbox,
+    overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
       lengthPenalty: c.reward.lengthPenalty,
@@ -63,6 +77,9 @@ export interface EpisodeSpec {
   seed: number;
   /** The id policies see (EpisodeView.id); default "<instance_id>#<seed>@<n>", unique in the process. */
   id?: string;
+  /** Its position in the batch it belongs to (EpisodeView.index); default its position in `specs`
+   *  (set it when a batch is run in parts). */
+  index?: number;
 }
 
 /** Makes default episode ids unique across concurrent runEpisodes calls sharing one stateful policy. */
@@ -73,6 +90,8 @@ const GRACE_MS = 3000;
 
 interface Live {
   id: string;
+  /** Position in its batch (EpisodeSpec.index, EpisodeView.index). */
+  index: number;
   spec: EpisodeSpec;
   sb?: Sandbox;
   messages: ChatMessage[];
@@ -105,18 +124,20 @@ export async function runEpisode(task: Task, policy: Policy, create: SandboxFact
 /** Run the episodes together (one policy call per turn for all live ones) and grade each. */
 export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy, create: SandboxFactory, opts: EpisodeOptions): Promise<Trajectory[]> {
   const ids = new Set<string>();
-  const eps: Live[] = specs.map((spec) => {
+  const eps: Live[] = specs.map((spec, i) => {
     let id = spec.id ?? `${spec.task.instance_id}#${spec.seed}@${++episodeCounter}`;
     for (let k = 2; ids.has(id); k++) id = `${spec.id}/${k}`;
     ids.add(id);
-    return { id, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0 };
+    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0 };
   });
+  const gate = opts.gate ?? ((fn) => fn());
   const count = opts.tokenizer ? (s: string) => opts.tokenizer!.encode(s).length : charTokens;
   await Promise.all(eps.map((ep) => start(ep, create, opts)));
 
   for (let live = eps.filter((e) => !e.end); live.length; live = live.filter((e) => !e.end)) {
     const views: EpisodeView[] = live.map((ep) => ({
       id: ep.id,
+      index: ep.index,
       task: ep.spec.task,
       seed: ep.spec.seed,
       messages: ep.messages,
@@ -124,16 +145,24 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
       ...(ep.tokens ? { tokenIds: ep.tokens.ids } : {}),
       maxTokens: Math.max(1, Math.min(opts.actionTokens, opts.contextTokens - ep.used)),
     }));
-    const t0 = performance.now();
     let outs: TurnOutput[];
+    let policyMs = 0;
     try {
-      outs = await policy.act(views);
+      // Timed inside the gate: waiting for another batch's generation is not this batch's policy time.
+      outs = await gate(async () => {
+        const t0 = performance.now();
+        try {
+          return await policy.act(views);
+        } finally {
+          policyMs = performance.now() - t0;
+          opts.timeline?.add('generation', t0, t0 + policyMs);
+        }
+      });
       if (outs.length !== live.length) throw new Error(`the policy returned ${outs.length} turns for ${live.length} episodes`);
     } catch (e) {
       for (const ep of live) (ep.end = 'error'), (ep.error = `policy ${policy.name} failed: ${(e as Error).message}`);
       break;
     }
-    const policyMs = performance.now() - t0;
     await Promise.all(
       live.map((ep, i) =>
         step(ep, outs[i]!, policyMs, opts, count).catch((e: unknown) => {
@@ -145,6 +174,19 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
   }
   for (const ep of eps) policy.release?.(ep.id);
   return Promise.all(eps.map((ep) => finish(ep, policy, create, opts)));
+}
+
+/** Runs async calls one at a time. */
+export type Gate = <R>(fn: () => Promise<R>) => Promise<R>;
+
+/** A gate: calls run one at a time, in the order they were asked for. */
+export function oneAtATime(): Gate {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <R>(fn: () => Promise<R>) => {
+    const run = tail.then(fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Promise<void> {
@@ -163,7 +205,9 @@ async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Pr
     ep.end = 'error';
     ep.error = `could not start the episode: ${(e as Error).message}`;
   }
-  ep.sandboxMs += performance.now() - t0;
+  const t1 = performance.now();
+  ep.sandboxMs += t1 - t0;
+  opts.timeline?.add('sandbox', t0, t1);
 }
 
 async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOptions, count: (s: string) => number): Promise<void> {
@@ -200,6 +244,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
     const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
+    opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);
     ep.sandboxMs += turn.timing.exec_ms;
     observe(ep, turn, r.observation, r.status, r.exitCode, opts, count);
@@ -232,6 +277,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
     await ep.sb.dispose().catch(() => undefined);
   }
   const rewardMs = performance.now() - t0;
+  opts.timeline?.add('sandbox', t0, t0 + rewardMs);
   // R = 1 only for a submitted episode whose tests all pass: one ended by a limit (or an error, or a replay
   // that ran out) gets R = 0 plus the penalty (DAPO.md), though its tests are still run and recorded.
   const reward = episodeReward(ep.end === 'submitted' && tests.failed.length === 0, ep.turns.length, ep.action, { maxTurns: opts.maxTurns, ...opts.reward });

@@ -9,6 +9,9 @@ import type { TurnRecord } from './trajectory.ts';
 export interface EpisodeView {
   /** Unique among the live episodes (default ids are unique in the process); stateful policies key on it. */
   readonly id: string;
+  /** Position of the episode in its batch (EpisodeSpec.index), whichever episodes share a policy
+   *  call with it (the model policy keys the episode's random stream on it, not on its row in a call). */
+  readonly index?: number;
   /** The task. The expert reads the gold patch; a model policy must use only messages/tokenIds. */
   readonly task: Task;
   readonly seed: number;

@@ -1,5 +1,7 @@
-// `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio.
+// `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio; `bench generate`
+// and `bench train` (model throughput; `bench train --dapo`: a real DAPO iteration's time split).
 import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
 import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
@@ -13,6 +15,11 @@ import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { registerSandboxBench } from '../bench/sandbox.node.ts';
+import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
+import { ConfigError, parseOverrides } from '../rl/config.ts';
+import { sandboxFactory } from '../sandbox/index.node.ts';
+import { parseTaskFile } from '../tasks/schema.ts';
+import { openBackend } from './backend.ts';
 
 function table(rows: BenchResult[]): string {
   const head = ['op', 'shape', 'ms', 'rate', 'peer ms', 'ours/peer', 'napkin'];
@@ -117,18 +124,24 @@ export function registerModelBench(bench: Command): void {
     );
   bench
     .command('train')
-    .description('training tokens/s (forward + backward + AdamW) at a preset, with memory')
-    .option('--preset <name>', 'micro or tiny', 'micro')
-    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them)', 'both')
+    .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
+    .option('--preset <name>', 'micro or tiny (--dapo: nano too)', 'micro')
+    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else fast-cpu)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
     .option('--steps <n>', 'timed steps', '2')
+    .option('--dapo', 'one real DAPO iteration (episodes on the shortest training tasks in the node sandbox, then the update): generation / sandbox / forward-backward / optimiser seconds and tokens/s')
+    .option('--overlap <mode>', '--dapo: on, off, or both (the iteration\'s rollout batch with and without overlap: wall time, and a check that every run plays the same trajectories)', 'on')
+    .option('--repeat <n>', '--dapo --overlap both: runs of each (order alternating; medians reported)', '3')
+    .option('--set <key=value...>', '--dapo: override a config field, e.g. --set dapo.groupSize=8')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; backend: string; rows: string; tokens: string; steps: string; json?: boolean }) =>
+    .action((o: { preset: string; backend?: string; rows: string; tokens: string; steps: string; dapo?: boolean; overlap: string; repeat: string; set?: string[]; json?: boolean }) =>
       runCommand(async () => {
+        if (o.dapo) process.exit(await benchDapoCommand({ ...o, backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
+        if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
         const preset = presetOf(o.preset);
         const results: ModelBenchResult[] = [];
-        for (const b of await modelBackends(o.backend)) {
+        for (const b of await modelBackends(o.backend ?? 'both')) {
           process.stderr.write(`bench: train ${preset.name} on ${b.name}\n`);
           results.push(await benchTrain(b, preset, { B: Number(o.rows), T: Number(o.tokens), steps: Number(o.steps) }));
         }
@@ -137,4 +150,69 @@ export function registerModelBench(bench: Command): void {
         process.exit(0);
       }),
     );
+}
+
+/** `bench train --dapo`: one DAPO iteration per backend; with --overlap both, its rollout batch
+ *  timed with and without overlap instead (--repeat times each, order alternating). */
+async function benchDapoCommand(o: { preset: string; backend: string; overlap: string; repeat: string; set?: string[]; json?: boolean }): Promise<number> {
+  if (!['on', 'off', 'both'].includes(o.overlap)) throw new UserError(`--overlap must be on, off or both, got "${o.overlap}"`);
+  const repeats = Number(o.repeat);
+  if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeat must be a whole number ≥ 1, got "${o.repeat}"`);
+  let overrides;
+  try {
+    overrides = parseOverrides(o.set ?? []);
+    if (o.overlap !== 'both') overrides['agent.overlap'] = o.overlap === 'on';
+    dapoBenchConfig(o.preset, overrides); // refuse a bad --preset or --set before any work
+  } catch (e) {
+    if (e instanceof ConfigError || /--preset/.test((e as Error).message)) throw new UserError((e as Error).message);
+    throw e;
+  }
+  const cfg = dapoBenchConfig(o.preset, overrides);
+  const file = cfg.tasks.train as string;
+  const text = await readFile(file, 'utf8').catch(() => Promise.reject(new UserError(`task file ${file} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`)));
+  const { tasks, errors } = parseTaskFile(text, file);
+  if (errors.length) throw new UserError(`${file}: ${errors.length} malformed line(s); check it with \`webswe tasks validate ${file}\``);
+  const backends = o.backend === 'auto' ? [await openBackend('auto')] : (await modelBackends(o.backend)).map((b) => ({ be: b.be, name: b.name }));
+  const t0 = performance.now();
+  const results: DapoBenchResult[] = [];
+  const comparisons: OverlapComparison[] = [];
+  for (const b of backends) {
+    const run: DapoBenchOptions = {
+      preset: o.preset, be: b.be, backend: b.name, sandbox: sandboxFactory(cfg.agent.sandbox), tasks, overrides,
+      onProgress: (p) => process.stderr.write(`bench: dapo ${o.preset} on ${b.name}: ${p.stage} ${p.done}/${p.total} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
+    };
+    if (o.overlap === 'both') comparisons.push(await compareOverlap(run, repeats));
+    else results.push((await benchDapo(run)).result);
+  }
+  if (o.json) printJson(o.overlap === 'both' ? { overlap: comparisons } : { results });
+  else console.log([...results.map(dapoTable), ...comparisons.map(overlapTable)].join('\n\n'));
+  return 0;
+}
+
+function dapoTable(r: DapoBenchResult): string {
+  const t = r.timing, s = r.settings;
+  const pct = (x: number) => `${((100 * x) / Math.max(1e-9, t.total_s)).toFixed(0).padStart(3)} %`;
+  const line = (name: string, secs: number, note = '') => `${name.padEnd(24)} ${secs.toFixed(2).padStart(8)} s  ${pct(secs)}${note}`;
+  return [
+    `DAPO iteration · ${r.preset} · ${r.backend} · overlap ${r.overlap ? 'on' : 'off'} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
+    line('generation', t.generation_s),
+    line('sandbox, not overlapped', t.sandbox_s - t.sandbox_overlapped_s, `   (sandbox ${t.sandbox_s.toFixed(2)} s, ${t.sandbox_overlapped_s.toFixed(2)} s of it during generation)`),
+    line('forward/backward', t.forward_backward_s),
+    line('optimiser', t.optimizer_s),
+    line('other', t.other_s),
+    line('total', t.total_s, `   (rollouts ${t.rollout_s.toFixed(2)} s)`),
+    `generation ${String(r.tokens.generated).padStart(7)} tokens ${r.generation_tokens_per_s.toFixed(1).padStart(9)} tok/s`,
+    `training   ${String(r.tokens.trained).padStart(7)} tokens ${r.training_tokens_per_s.toFixed(1).padStart(9)} tok/s`,
+  ].join('\n');
+}
+
+function overlapTable(c: OverlapComparison): string {
+  const s = c.settings;
+  const rows = c.runs.map((r, i) => `${String(Math.floor(i / 2) + 1).padStart(6)}  ${(r.overlap ? 'on' : 'off').padEnd(7)} ${r.rollout_s.toFixed(2).padStart(9)} ${r.generation_s.toFixed(2).padStart(12)} ${r.sandbox_s.toFixed(2).padStart(9)} ${r.sandbox_overlapped_s.toFixed(2).padStart(11)}`);
+  return [
+    `DAPO rollout batch · ${c.preset} · ${c.backend} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
+    'repeat  overlap  rollout s  generation s  sandbox s  overlapped s',
+    ...rows,
+    `median rollout: ${c.median_rollout_s.with_overlap.toFixed(2)} s with overlap, ${c.median_rollout_s.without_overlap.toFixed(2)} s without (${c.speedup.toFixed(2)}×); every run played the same trajectories (${s.episodes} episodes, ${c.sampled_tokens} sampled tokens)`,
+  ].join('\n');
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { episodeOptions } from '../agent/episode.ts';
 import { chatFormatFor } from '../agent/render.ts';
+import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
 import { uploadParams } from '../model/params.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
@@ -14,7 +15,7 @@ import { Transformer } from '../model/transformer.ts';
 import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
-import { resultsTable, train } from '../rl/trainer.ts';
+import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { parseTaskFile, type Task } from '../tasks/schema.ts';
@@ -29,6 +30,29 @@ async function loadTasks(path: string, max: number, difficulty: string): Promise
   const out = selectTasks(tasks, { max, difficulty });
   if (!out.length) throw new UserError(`${path}: no task matches tasks.difficulty=${difficulty}`);
   return out;
+}
+
+/**
+ * The pretrained model model.preset names, when it is not a from-scratch preset: a Hugging Face folder
+ * on disk, else a Hub id (`owner/name`) fetched from huggingface.co with progress on stderr.
+ */
+async function loadPretrained(source: string): Promise<LoadedModel | undefined> {
+  if (MODEL_PRESETS[source]) return undefined;
+  if (existsSync(source)) return loadModelDir(source);
+  if (!/^[\w.-]+\/[\w.-]+$/.test(source)) {
+    throw new UserError(`model.preset "${source}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')}), a Hugging Face folder on disk or a Hub id like Qwen/Qwen2.5-0.5B-Instruct`);
+  }
+  let last = 0;
+  return loadModelFromUrl(source, {
+    onProgress: (p) => {
+      const now = performance.now();
+      if (now - last < 2000 && p.loaded !== p.total) return;
+      last = now;
+      process.stderr.write(`webswe: ${source} ${p.file}: ${(p.loaded / 2 ** 20).toFixed(1)}${p.total ? ` / ${(p.total / 2 ** 20).toFixed(1)}` : ''} MiB\n`);
+    },
+  }).catch((e: Error) => {
+    throw new UserError(`could not load ${source} from the Hugging Face Hub: ${e.message} (offline? download the folder and pass its path)`);
+  });
 }
 
 /** Progress on stderr: a bar on a terminal, a line per stage change / 10 % otherwise. */
@@ -111,6 +135,8 @@ export function registerTrain(program: Command): void {
           else printConfig(cfg);
           return;
         }
+        // Before the run folder exists: a model that cannot be loaded leaves nothing to clean up.
+        const pretrained = await loadPretrained(String(cfg.model.preset));
         const store = await FileRunStore.open(dir);
         await store.writeJson('config.json', flattenConfig(cfg));
         const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty);
@@ -124,7 +150,7 @@ export function registerTrain(program: Command): void {
           stopping = true;
           process.stderr.write('\nwebswe: stopping at the next step boundary (Ctrl-C again to quit now); resume with --resume\n');
         });
-        const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
+        const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
         bar.stop();
         const table = resultsTable(r.phases);
         await store.writeJson('results.json', { phases: r.phases, run_dir: dir, stopped: r.stopped });

@@ -8,6 +8,10 @@
 //   aligned on each sequence's end, so every sequence's last token is in the final chunk. Rows
 //   with fewer tokens than the chunk are right-padded: the padding lands at positions ≥ len[b]
 //   (beyond the valid length; the CH extra rows keep it inside the cache) and is overwritten later.
+//   Random streams: sequence b draws philox(seed, (counters[b], streams[b])) (streams[b] = b unless
+//   set), so a sequence can keep its stream whatever other sequences share its generator.
+//   Generation hands the thread back to the host every few milliseconds, so work waiting on the
+//   event loop (sandbox processes ending, their timers) is not held up by a CPU backend.
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { view, type Transformer } from './transformer.ts';
@@ -41,6 +45,25 @@ export interface Generation {
   finish: FinishReason;
 }
 
+const YIELD_EVERY_MS = 5;
+
+/** One turn of the host's event loop: setImmediate in Node (after pending I/O), a message in
+ *  browsers and workers (setTimeout would be clamped to 4 ms when nested), else a timer. */
+function hostTurn(): Promise<void> {
+  const g = globalThis as unknown as {
+    setImmediate?: (cb: () => void) => unknown;
+    MessageChannel?: new () => { port1: { onmessage: (() => void) | null; close(): void }; port2: { postMessage(v: unknown): void } };
+  };
+  return new Promise((resolve) => {
+    if (g.setImmediate) g.setImmediate(resolve);
+    else if (g.MessageChannel) {
+      const ch = new g.MessageChannel();
+      ch.port1.onmessage = () => (ch.port1.close(), resolve());
+      ch.port2.postMessage(null);
+    } else setTimeout(resolve, 0);
+  });
+}
+
 export class KvGenerator<T extends Tensor> {
   readonly k: T[] = [];
   readonly v: T[] = [];
@@ -48,6 +71,9 @@ export class KvGenerator<T extends Tensor> {
   readonly len: number[];
   /** Per-sequence sampling counters: the Philox counter of the next draw (see SamplingOps). */
   readonly counters: number[];
+  /** Per-sequence Philox row (the second counter word; distinct, ≥ 0): default the sequence's row. */
+  readonly streams: number[];
+  private lastYield = performance.now();
   private readonly be: Backend<T>;
 
   constructor(
@@ -66,6 +92,7 @@ export class KvGenerator<T extends Tensor> {
     }
     this.len = new Array(B).fill(0);
     this.counters = new Array(B).fill(0);
+    this.streams = Array.from({ length: B }, (_, b) => b);
   }
 
   /**
@@ -134,19 +161,48 @@ export class KvGenerator<T extends Tensor> {
   /** Draw one token per row from logits (B, V), advancing each row's counter. */
   async draw(logits: T, opts: SamplingOptions): Promise<{ ids: Int32Array; logp: Float32Array }> {
     const { be } = this;
+    const spread = !opts.greedy && this.streams.some((s, b) => s !== b);
     let r: { ids: T; logp: T };
     if (opts.greedy) r = be.argmax(logits);
     else {
-      const counters = be.fromArray(Int32Array.from(this.counters), [this.B], 'gen.counters');
-      r = be.sample(logits, counters, { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) });
-      be.free(counters);
+      const sampling = { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) };
+      if (!spread) {
+        const counters = be.fromArray(Int32Array.from(this.counters), [this.B], 'gen.counters');
+        r = be.sample(logits, counters, sampling);
+        be.free(counters);
+      } else r = this.sampleAtStreams(logits, sampling);
       for (let b = 0; b < this.B; b++) this.counters[b]!++;
     }
     const ids = (await be.read(r.ids)) as Int32Array;
     const logp = (await be.read(r.logp)) as Float32Array;
     be.free(r.ids);
     be.free(r.logp);
-    return { ids, logp };
+    if (!spread) return { ids, logp };
+    return { ids: Int32Array.from(this.streams, (s) => ids[s]!), logp: Float32Array.from(this.streams, (s) => logp[s]!) };
+  }
+
+  /** Sample with each sequence's logits at its stream's row of a (max stream + 1, V) batch (rows
+   *  no sequence owns repeat row 0's logits and are discarded): the sampler's row is the stream. */
+  private sampleAtStreams(logits: T, sampling: { seed: number; temperature: number; topK?: number; topP?: number }): { ids: T; logp: T } {
+    const { be, streams } = this;
+    const R = Math.max(...streams) + 1;
+    if (streams.some((s) => !Number.isInteger(s) || s < 0) || new Set(streams).size !== streams.length) {
+      throw new Error(`KvGenerator: streams must be distinct integers ≥ 0, got [${streams.join(', ')}]`);
+    }
+    const at = new Int32Array(R), counters = new Int32Array(R);
+    streams.forEach((s, b) => ((at[s] = b), (counters[s] = this.counters[b]!)));
+    const atT = be.fromArray(at, [R], 'gen.streamRows'), countersT = be.fromArray(counters, [R], 'gen.counters');
+    const spread = be.gatherRows(logits, atT);
+    const r = be.sample(spread, countersT, sampling);
+    for (const t of [atT, countersT, spread]) be.free(t);
+    return r;
+  }
+
+  /** Let the host run what is waiting on its event loop, at most every few milliseconds. */
+  private async yieldToHost(): Promise<void> {
+    if (performance.now() - this.lastYield < YIELD_EVERY_MS) return;
+    await hostTurn();
+    this.lastYield = performance.now();
   }
 
   /**
@@ -163,6 +219,7 @@ export class KvGenerator<T extends Tensor> {
     while (live.some(Boolean)) {
       const { ids, logp } = await this.draw(logits, opts);
       this.be.free(logits);
+      await this.yieldToHost();
       const next: number[][] = [];
       for (let b = 0; b < B; b++) {
         if (!live[b]) {

@@ -1,8 +1,24 @@
 // Collecting episodes for training and evaluation: derived seeds (a run is a pure function of its
 // seed, so a resumed run replays exactly), batched rollouts with progress, trajectory → training
-// tokens (RFT masks format-error turns), and per-batch rollout metrics (DAPO.md's list).
-import { runEpisodes, type EpisodeOptions, type EpisodeSpec } from '../agent/episode.ts';
+// tokens (RFT masks format-error turns), and per-batch rollout metrics (DAPO.md's list) and timings.
+//
+// Overlap (opts.overlap, agent.overlap): generation and the sandbox need not take turns. Two fixed
+// halves take turns at the policy instead: each runs its own lockstep episode loop (runEpisodes),
+// and both loops' policy calls go through one gate, one call at a time in the order asked (the
+// backend is one device, or this very thread). So while half A generates, half B's commands (and,
+// at its end, its grading) run in the sandbox, and vice versa:
+//   A gen | B gen + A cmds | A gen + B cmds | B gen + A cmds | …
+// The halves are consecutive batches 2j and 2j+1, each whole, with its own policy (each group is
+// still generated as one batch); a last batch without a partner is split by index instead (its
+// first ⌈n/2⌉ episodes, then the rest), both parts with the batch's policy. Timing decides only
+// which half reaches the gate first, never what an episode sees: a policy call carries only its
+// half's episodes, a sandbox runs only its episode's commands, and the model policy draws each
+// episode's tokens from a random stream keyed by the policy seed and the episode's index in its
+// batch (never by its row in a call: model-policy.ts). Same seed ⇒ the trajectories of running the
+// batches one by one in lockstep, overlap or not.
+import { oneAtATime, runEpisodes, type EpisodeOptions, type EpisodeSpec } from '../agent/episode.ts';
 import type { Policy } from '../agent/policy.ts';
+import type { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { EpisodeTokens } from './pack.ts';
@@ -14,7 +30,8 @@ export function seedFor(...parts: (string | number)[]): number {
   return h;
 }
 
-/** Run specs in batches of `batch` episodes (one cohort each); calls onBatch after each. */
+/** Run specs in batches of `batch` episodes (one policy each: makePolicy(batch index)); calls
+ *  onBatch as batches finish. opts.overlap: the halves scheme above. */
 export async function collect(
   specs: readonly EpisodeSpec[],
   makePolicy: (batchIndex: number) => Policy,
@@ -24,8 +41,19 @@ export async function collect(
   onBatch?: (done: number, total: number) => void,
 ): Promise<Trajectory[]> {
   const out: Trajectory[] = [];
-  for (let i = 0; i < specs.length; i += batch) {
-    out.push(...(await runEpisodes(specs.slice(i, i + batch), makePolicy(i / batch), sandbox, opts)));
+  const count = Math.ceil(specs.length / batch);
+  const batchSpecs = (b: number) => specs.slice(b * batch, (b + 1) * batch).map((s, index) => ({ ...s, index }));
+  for (let b = 0; b < count; b += opts.overlap ? 2 : 1) {
+    // What runs now: batch b alone (no overlap), batches b and b + 1, or batch b split in two.
+    let halves: { specs: EpisodeSpec[]; policy: Policy }[];
+    if (!opts.overlap) halves = [{ specs: batchSpecs(b), policy: makePolicy(b) }];
+    else if (b + 1 < count) halves = [b, b + 1].map((i) => ({ specs: batchSpecs(i), policy: makePolicy(i) }));
+    else {
+      const all = batchSpecs(b), policy = makePolicy(b), half = Math.ceil(all.length / 2);
+      halves = [all.slice(0, half), all.slice(half)].filter((p) => p.length).map((p) => ({ specs: p, policy }));
+    }
+    const o = opts.overlap ? { ...opts, gate: oneAtATime() } : opts;
+    for (const ts of await Promise.all(halves.map((h) => runEpisodes(h.specs, h.policy, sandbox, o)))) out.push(...ts);
     onBatch?.(out.length, specs.length);
   }
   return out;
@@ -63,11 +91,11 @@ export function rolloutMetrics(ts: readonly Trajectory[]): Record<string, number
   };
 }
 
-/** Seconds spent in the sandbox and tokens generated, for throughput metrics. */
-export function rolloutTiming(ts: readonly Trajectory[]): { sandbox_s: number; policy_s: number; action_tokens: number } {
-  return {
-    sandbox_s: ts.reduce((a, t) => a + t.timing.sandbox_ms + t.timing.reward_ms, 0) / 1000,
-    policy_s: ts.reduce((a, t) => a + t.timing.policy_ms, 0) / 1000,
-    action_tokens: ts.reduce((a, t) => a + t.action_tokens, 0),
-  };
+/** Wall time of rollouts from the episode loop's timeline: generation (policy calls), sandbox work
+ *  (parallel sandboxes counted once) and the part of it that overlapped generation; generation
+ *  tokens/s counts the sampled (action) tokens per second of generation. */
+export function rolloutTiming(ts: readonly Trajectory[], timeline: Timeline): { generation_s: number; sandbox_s: number; sandbox_overlapped_s: number; gen_tokens_per_s: number } {
+  const generation = timeline.busy('generation');
+  const tokens = ts.reduce((a, t) => a + t.action_tokens, 0);
+  return { generation_s: generation, sandbox_s: timeline.busy('sandbox'), sandbox_overlapped_s: timeline.overlap(), gen_tokens_per_s: generation > 0 ? tokens / generation : 0 };
 }

@@ -24,6 +24,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('model.lr', 'number', 3e-3, 'learning rate of behaviour cloning (from-scratch presets)', { min: 0, max: 1 }),
   f('model.loraRank', 'int', 0, 'LoRA rank for pretrained models (0: full fine-tuning)', { min: 0, max: 256 }),
   f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
+  f('model.loraTargets', 'string', 'q,k,v,o,gate,up,down', 'LoRA target projections, comma-separated (of q, k, v, o, gate, up, down)'),
 
   f('tasks.train', 'string', 'public/tasks/train.jsonl', 'training task file (.jsonl, SWE-bench fields)'),
   f('tasks.test', 'string', 'public/tasks/test.jsonl', 'held-out task file (shares no library with train)'),
@@ -37,6 +38,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('agent.actionTokens', 'int', 256, 'token budget of one assistant turn', { min: 8, max: 32768 }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
+  f('agent.overlap', 'bool', true, "rollout batches take turns at the policy in pairs (a lone batch in two halves), so one's sandbox commands run while the other generates; same trajectories either way"),
 
   f('reward.lengthThreshold', 'int', 10, 'L_thr: episodes of at least this many turns are penalised (paper Eq. 4)', { min: 1, max: 400 }),
   f('reward.lengthPenalty', 'bool', true, 'apply the turn-length penalty (L_thr − |τ|) / (T_max − L_thr)'),
@@ -152,6 +154,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   }
   const phases = String(c.get('run.phases')).split(',').map((s) => s.trim());
   for (const p of phases) if (!['base', 'rft', 'dapo'].includes(p)) throw new ConfigError(`run.phases: unknown phase "${p}" (allowed: base, rft, dapo)`);
+  const targets = String(c.get('model.loraTargets')).split(',').map((s) => s.trim());
+  const known = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+  for (const t of targets) if (!known.includes(t)) throw new ConfigError(`model.loraTargets: "${t}" is not a projection (allowed: ${known.join(', ')}, comma-separated)`);
   if (n('dapo.optimizerSteps') > n('dapo.tasksPerIteration') * n('dapo.groupSize')) {
     throw new ConfigError('dapo.optimizerSteps cannot exceed the episodes per iteration (tasksPerIteration × groupSize)');
   }

@@ -2,6 +2,12 @@
 // share one KV cache (a cohort, one row each); every turn appends only the tokens the cache has not
 // seen (observation, template, a cut turn's end token) and samples the next turn for all live rows
 // in one batch, returning the sampled ids verbatim with their behaviour log-probs.
+// Random streams are per episode, not per cohort: every cohort samples with the policy's seed, and
+// an episode draws at the Philox row of its index in the batch (EpisodeView.index; KvGenerator
+// streams) with its own counter (tokens drawn so far). So its tokens depend only on the seed, the
+// episode and how far it has got, never on which episodes were generated with it: a batch run as
+// one cohort or as two halves (rl/collect.ts with overlap) samples the same tokens. Log-probs are
+// those of the cohort's logits, the same math as the training forward's either way.
 import type { EpisodeView, Policy, TurnOutput } from '../agent/policy.ts';
 import type { TokenizerLike } from '../agent/render.ts';
 import { KvGenerator, type SamplingOptions } from '../model/generate.ts';
@@ -15,7 +21,7 @@ export interface ModelPolicyOptions {
   stopIds: readonly number[];
   /** Sampling: temperature 1 and nothing else for training rollouts (DAPO.md). */
   sampling: Omit<SamplingOptions, 'seed'>;
-  /** Mixed into every cohort's sampling seed. */
+  /** The sampling seed (the Philox key) of every episode this policy plays. */
   seed: number;
   name?: string;
   version?: number;
@@ -24,7 +30,6 @@ export interface ModelPolicyOptions {
 interface Cohort<T extends Tensor> {
   gen: KvGenerator<T>;
   rows: Map<string, number>;
-  seed: number;
 }
 
 export class ModelPolicy<T extends Tensor> implements Policy {
@@ -45,11 +50,13 @@ export class ModelPolicy<T extends Tensor> implements Policy {
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
     const fresh = states.filter((s) => !this.where.has(s.id));
     if (fresh.length) {
-      // Seed of a cohort: the policy seed mixed with its first episode's seed (deterministic per run).
-      const seed = ((this.opts.seed * 1_000_003) ^ fresh[0]!.seed) >>> 0;
-      const cohort: Cohort<T> = { gen: new KvGenerator(this.model, fresh.length, this.opts.contextTokens), rows: new Map(), seed };
+      const cohort: Cohort<T> = { gen: new KvGenerator(this.model, fresh.length, this.opts.contextTokens), rows: new Map() };
+      // An episode's stream is its batch index (callers without one: its row, as given).
+      const streams = fresh.map((s, b) => s.index ?? b);
+      const distinct = new Set(streams).size === streams.length;
       fresh.forEach((s, b) => {
         cohort.rows.set(s.id, b);
+        cohort.gen.streams[b] = distinct ? streams[b]! : b;
         this.where.set(s.id, cohort);
       });
       this.cohorts.push(cohort);
@@ -72,7 +79,7 @@ export class ModelPolicy<T extends Tensor> implements Policy {
         // Leave room in the cache for the turn's tokens.
         budget[b] = Math.max(1, Math.min(s.maxTokens, this.opts.contextTokens - s.tokenIds.length - 1));
       }
-      const gens = await cohort.gen.generate(prompt, { ...this.opts.sampling, seed: cohort.seed, maxTokens: budget, stopIds: this.opts.stopIds, active });
+      const gens = await cohort.gen.generate(prompt, { ...this.opts.sampling, seed: this.opts.seed, maxTokens: budget, stopIds: this.opts.stopIds, active });
       for (const { s, i } of mine) {
         const g = gens[cohort.rows.get(s.id)!]!;
         const body = this.opts.stopIds.includes(g.ids.at(-1)!) ? g.ids.slice(0, -1) : g.ids;

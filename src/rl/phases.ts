@@ -2,8 +2,11 @@
 // (base of from-scratch presets), RFT (keep the policy's own successes, SFT on them with
 // format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL,
 // optional stage 2 with the curriculum), and evaluation (pass@1 mean ± std over K samples, pass@K).
+// Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
+// generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
 import { ExpertPolicy } from '../agent/expert.ts';
+import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { Transformer } from '../model/transformer.ts';
@@ -50,8 +53,12 @@ export interface PhaseContext<T extends Tensor> {
   shouldStop(): boolean;
 }
 
-export const newOptimizer = <T extends Tensor>(ctx: PhaseContext<T>) =>
-  new AdamW(ctx.be, ctx.model.params, new Map([...ctx.model.params].map(([n, p]) => [n, ctx.be.zeros(p.shape, 'f32', `grad:${n}`)])), {
+/** What trains: under LoRA only the adapters (frozen weights get no gradient buffer), else every weight. */
+export const trainableParams = <T extends Tensor>(model: PhaseContext<T>['model']): Map<string, T> =>
+  new Map([...model.params].filter(([n]) => !model.lora || n.includes('.lora_')));
+
+export const newOptimizer = <T extends Tensor>(ctx: PhaseContext<T>, params = trainableParams(ctx.model)) =>
+  new AdamW(ctx.be, params, new Map([...params].map(([n, p]) => [n, ctx.be.zeros(p.shape, 'f32', `grad:${n}`)])), {
     beta1: ctx.cfg.optim.beta1, beta2: ctx.cfg.optim.beta2, eps: ctx.cfg.optim.eps, weightDecay: ctx.cfg.optim.weightDecay, maxGradNorm: ctx.cfg.optim.maxGradNorm,
   });
 
@@ -61,6 +68,7 @@ const modelPolicy = <T extends Tensor>(ctx: PhaseContext<T>, seed: number, versi
 const rowLength = (eps: readonly EpisodeTokens[]) => Math.max(8, ...eps.map((e) => e.ids.length));
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 function averageSteps(ms: StepMetrics[]): Record<string, number> {
   const keys = ['loss', 'gradNorm', 'entropy', 'clipFracLow', 'clipFracHigh', 'approxKl', 'logpDrift'] as const;
   const names: Record<string, string> = { gradNorm: 'grad_norm', clipFracLow: 'clipfrac_low', clipFracHigh: 'clipfrac_high', approxKl: 'approx_kl', logpDrift: 'logp_drift' };
@@ -88,7 +96,8 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch)), lr);
       const secs = (performance.now() - t0) / 1000;
-      await ctx.log([{ phase, step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing: { train_s: secs, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs } }]);
+      const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
+      await ctx.log([{ phase, step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
       ctx.progress({ phase, stage: 'update', done: ++step, total });
     }
   }
@@ -100,7 +109,9 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
   const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise });
-  const ts = await collect(specs, () => expert, ctx.sandbox, ctx.episodes, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
+  // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
+  // pairing batches would only double the sandboxes running at once.
+  const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
   await ctx.trajectories('bc', 0, ts);
   await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
@@ -112,10 +123,13 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   const { cfg } = ctx;
   const K = cfg.rft.samplesPerTask;
   const specs = ctx.train.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
-  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0), ctx.sandbox, ctx.episodes, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+  const timeline = new Timeline();
+  const t0 = performance.now();
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0), ctx.sandbox, { ...ctx.episodes, timeline }, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+  const rolloutS = (performance.now() - t0) / 1000;
   await ctx.trajectories('rft', 0, ts);
   const kept = ts.filter(solved);
-  await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: kept.length }, timing: rolloutTiming(ts) }]);
+  await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: kept.length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
   const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true }));
   await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
@@ -133,6 +147,17 @@ interface Group {
   rewards: number[];
 }
 
+/** One generation round of a DAPO iteration: `count` tasks drawn from `pool` (seeded by the
+ *  iteration and round), G episodes each from the current weights (policy version `version`);
+ *  trajectories group by group. */
+export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number): Promise<{ tasks: Task[]; trajectories: Trajectory[] }> {
+  const { cfg } = ctx, G = cfg.dapo.groupSize;
+  const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
+  const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
+  const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
+  return { tasks, trajectories };
+}
+
 /** One DAPO iteration (stage 1 or 2): groups, dynamic sampling, mini-batch updates; returns metrics. */
 export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord> {
   const { cfg } = ctx;
@@ -143,15 +168,14 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     const keep = new Set(f.kept);
     if (keep.size) pool = pool.filter((t) => keep.has(t.instance_id));
   }
-  const episodes = stage === 2 ? { ...ctx.episodes, maxTurns: cfg.dapo.stage2MaxTurns, contextTokens: cfg.dapo.stage2ContextTokens } : ctx.episodes;
+  const timeline = new Timeline();
+  const episodes = { ...ctx.episodes, ...(stage === 2 ? { maxTurns: cfg.dapo.stage2MaxTurns, contextTokens: cfg.dapo.stage2ContextTokens } : {}), timeline };
   const t0 = performance.now();
   let generated: Trajectory[] = [];
   const ds = await dynamicSample<Group>(
     target,
     async (count, round) => {
-      const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
-      const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
-      const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), st.optimizerStep), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
+      const { tasks, trajectories: ts } = await dapoRound(ctx, pool, episodes, it, round, count, st.optimizerStep);
       generated = generated.concat(ts);
       return tasks.map((task, g) => {
         const trajs = ts.slice(g * G, (g + 1) * G);
@@ -182,7 +206,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     }
   }
   const trainS = (performance.now() - t1) / 1000;
-  const timing = rolloutTiming(generated);
+  const rollout = rolloutTiming(generated, timeline);
   return {
     phase: stage === 2 ? 'dapo2' : 'dapo',
     step: it,
@@ -194,9 +218,12 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       ...averageSteps(steps),
       optimizer_steps: steps.length,
     },
+    // Wall seconds: total = rollout (generation ∪ sandbox, and glue) + writing trajectories + train
+    // (forward/backward, optimiser, packing); sandbox_overlapped_s of sandbox_s ran during generation.
     timing: {
-      rollout_s: rolloutS, train_s: trainS, sandbox_s: timing.sandbox_s,
-      gen_tokens_per_s: timing.action_tokens / Math.max(1e-9, timing.policy_s),
+      total_s: (performance.now() - t0) / 1000,
+      rollout_s: rolloutS, ...rollout,
+      train_s: trainS, forward_backward_s: sum(steps.map((m) => m.seconds.forwardBackward)), optimizer_s: sum(steps.map((m) => m.seconds.optimizer)),
       train_tokens_per_s: eps.reduce((a, e) => a + e.ids.length, 0) / Math.max(1e-9, trainS),
     },
   };

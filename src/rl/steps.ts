@@ -1,6 +1,7 @@
 // One optimiser step of supervised fine-tuning (behaviour cloning, RFT) or of DAPO on a packed
 // batch: forward, the loss's gradient w.r.t. the target log-probs, explicit backward, AdamW with
-// global-norm clipping. Returns the step's metrics.
+// global-norm clipping. Returns the step's metrics and where its wall time went (the device is
+// synced after the backward, so on WebGPU queued backward work is not billed to the optimiser).
 import type { Transformer } from '../model/transformer.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { AdamW } from './optimizer.ts';
@@ -17,6 +18,16 @@ export interface StepMetrics {
   approxKl?: number;
   /** Mean |logp − oldLogp| on action tokens (behaviour vs current policy drift). */
   logpDrift?: number;
+  /** Wall seconds: upload + forward + loss + backward, then the AdamW update (with the norm). */
+  seconds: { forwardBackward: number; optimizer: number };
+}
+
+/** Wait for the backward, then time the update: the step's wall-time split. */
+async function timedUpdate<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, lr: number, t0: number): Promise<{ gradNorm: number; seconds: StepMetrics['seconds'] }> {
+  await model.be.sync();
+  const t1 = performance.now();
+  const gradNorm = await opt.update(lr);
+  return { gradNorm, seconds: { forwardBackward: (t1 - t0) / 1000, optimizer: (performance.now() - t1) / 1000 } };
 }
 
 function upload<T extends Tensor>(model: Transformer<T>, rows: PackedRows) {
@@ -42,6 +53,7 @@ function maskedMean(values: ArrayLike<number>, mask: Float32Array): number {
 export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number): Promise<StepMetrics> {
   const be = model.be, N = rows.B * rows.T;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
+  const t0 = performance.now();
   const { batch } = upload(model, rows);
   const st = model.forward(batch);
   const logp = await be.read(st.logp);
@@ -49,9 +61,9 @@ export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: Adam
   const loss = -maskedMean(logp, rows.mask);
   const dlogp = be.fromArray(rows.mask.map((m) => -m / rows.actionTokens), [N], 'sft.dlogp');
   model.backward(st, dlogp, opt.grads);
-  const gradNorm = await opt.update(lr);
+  const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
   for (const t of [dlogp, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
-  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask) };
+  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask), seconds };
 }
 
 /** DAPO: the clipped token-level surrogate (dapoLoss), no KL term. `denom`: action tokens in this step's batch. */
@@ -64,6 +76,7 @@ export async function dapoStep<T extends Tensor>(
 ): Promise<StepMetrics> {
   const be = model.be, N = rows.B * rows.T;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
+  const t0 = performance.now();
   const { batch } = upload(model, rows);
   const st = model.forward(batch);
   const old = be.fromArray(rows.oldLogp, [N], 'dapo.old');
@@ -76,10 +89,10 @@ export async function dapoStep<T extends Tensor>(
   let drift = 0;
   for (let i = 0; i < N; i++) if (rows.mask[i]) drift += Math.abs(logp[i]! - rows.oldLogp[i]!);
   model.backward(st, dlogp, opt.grads);
-  const gradNorm = await opt.update(lr);
+  const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
   for (const t of [old, adv, mask, dlogp, stats, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
   return {
     loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask),
-    clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens,
+    clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens, seconds,
   };
 }

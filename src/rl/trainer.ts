@@ -9,6 +9,8 @@ import { chatFormatFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
+import type { LoadedModel } from '../model/load.ts';
+import { initAdapters, loraModules, mergeAdapters, parseLoraTargets, type LoraConfig } from '../model/lora.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
 import { MODEL_PRESETS as PRESETS, type ModelPreset } from '../model/presets.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
@@ -46,6 +48,9 @@ export interface TrainerEnv<T extends Tensor> {
   train: readonly Task[];
   test: readonly Task[];
   events?: TrainerEvents;
+  /** The pretrained model a run names in model.preset (a folder or Hub id under the CLI, a cached
+   *  model in the app), loaded by the caller: the core reads no files and fetches nothing. */
+  pretrained?: LoadedModel;
 }
 
 export interface TrainResult {
@@ -66,23 +71,65 @@ interface Loaded<T extends Tensor> {
   tokenizer: Tokenizer;
   tokenizerFiles: { json: object; config: object };
   model: Transformer<T>;
+  lora?: LoraConfig;
 }
 
-async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, params?: Map<string, Float32Array>): Promise<Loaded<T>> {
+/** The LoRA settings of a run (model.loraRank 0: none, every weight trains). */
+export function loraOf(cfg: RunConfig): LoraConfig | undefined {
+  const rank = Number(cfg.model.loraRank);
+  if (!rank) return undefined;
+  return { rank, alpha: Number(cfg.model.loraAlpha), targets: parseLoraTargets(String(cfg.model.loraTargets)) };
+}
+
+/**
+ * The policy: a from-scratch preset (BPE tokenizer trained on the run's tasks, seeded init) or the
+ * pretrained model the caller loaded, plus LoRA adapters when model.loraRank > 0. Resuming, a full
+ * fine-tune takes every weight from the checkpoint; a LoRA run takes its base weights from where they
+ * first came (the pretrained files or the seeded init) and only the adapters from the checkpoint.
+ */
+async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, ck?: { params: Map<string, Float32Array>; adapters?: Map<string, Float32Array> }): Promise<Loaded<T>> {
   const preset = MODEL_PRESETS[cfg.model.preset];
-  if (!preset) throw new Error(`model.preset "${cfg.model.preset}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')})`);
-  let files = await env.store.readJson<{ json: object; config: object }>('tokenizer-files.json');
-  if (!files) {
-    const bpe = trainBpe(tokenizerCorpus(env.train), { vocabSize: preset.tokenizerVocab });
-    files = { json: bpe.tokenizerJson, config: bpe.tokenizerConfig };
-    await env.store.writeJson('tokenizer-files.json', files);
+  const lora = loraOf(cfg);
+  let config: ModelConfig, base: Map<string, Float32Array> | undefined, files: { json: object; config: object } | null, tokenizer: Tokenizer;
+  if (preset) {
+    files = await env.store.readJson<{ json: object; config: object }>('tokenizer-files.json');
+    if (!files) {
+      const bpe = trainBpe(tokenizerCorpus(env.train), { vocabSize: preset.tokenizerVocab });
+      files = { json: bpe.tokenizerJson, config: bpe.tokenizerConfig };
+      await env.store.writeJson('tokenizer-files.json', files);
+    }
+    tokenizer = Tokenizer.fromJson(files.json, files.config);
+    // The vocabulary is the trained tokenizer's: on a small corpus BPE may stop before the preset's
+    // size, and ids it does not have must not be sampled.
+    config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+  } else {
+    const p = env.pretrained;
+    if (!p) {
+      throw new Error(`model.preset "${cfg.model.preset}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')}) and no pretrained model was loaded for it: under the CLI give a Hugging Face folder or Hub id, in the app a model cached in the Model view`);
+    }
+    if (!p.tokenizerJson) throw new Error(`the pretrained model "${cfg.model.preset}" has no tokenizer.json: an agent needs its tokenizer and chat template`);
+    config = p.config;
+    files = { json: p.tokenizerJson, config: { ...(p.tokenizerConfig ?? {}), ...(p.chatTemplate ? { chat_template: p.chatTemplate } : {}) } };
+    tokenizer = Tokenizer.fromJson(files.json, files.config);
+    if (tokenizer.vocabSize > config.vocabSize) throw new Error(`the pretrained model's tokenizer has ${tokenizer.vocabSize} tokens but config.json's vocab_size is ${config.vocabSize}`);
+    if (!ck || lora) base = await p.weights.readModel(config);
   }
-  const tokenizer = Tokenizer.fromJson(files.json, files.config);
-  // The vocabulary is the trained tokenizer's: on a small corpus BPE may stop before the preset's
-  // size, and ids it does not have must not be sampled.
-  const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
-  const values = params ?? initParams(config, cfg.seed);
-  return { config, tokenizer, tokenizerFiles: files, model: new Transformer(env.be, config, uploadParams(env.be, config, values)) };
+  if (!base) base = ck && !lora ? ck.params : initParams(config, cfg.seed);
+  const values = new Map(base);
+  if (lora) {
+    const adapters = ck?.adapters ?? initAdapters(loraModules(config, lora), lora.rank, cfg.seed);
+    for (const [n, v] of adapters) values.set(n, v);
+  }
+  const params = uploadParams(env.be, config, values);
+  if (lora) for (const [n, v] of values) if (n.includes('.lora_')) params.set(n, env.be.fromArray(v, loraShape(config, lora, n), n));
+  return { config, tokenizer, tokenizerFiles: files, model: new Transformer(env.be, config, params, lora), ...(lora ? { lora } : {}) };
+}
+
+/** The shape of an adapter tensor by name: A (r, in), B (out, r). */
+function loraShape(c: ModelConfig, l: LoraConfig, name: string): number[] {
+  const m = loraModules(c, l).find((x) => name.startsWith(`${x.module}.lora_`));
+  if (!m) throw new Error(`no adapted module for ${name}`);
+  return name.endsWith('lora_A.weight') ? [l.rank, m.in] : [m.out, l.rank];
 }
 
 export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>): Promise<TrainResult> {
@@ -90,7 +137,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const ck = await store.loadCheckpoint();
   let state: TrainerState = ck?.state ?? { phase: 'base', step: 0, done: [], metricsCount: 0, optimizerStep: 0, extra: {} };
   if (ck) await store.truncateMetrics(state.metricsCount);
-  const loaded = await setupModel(cfg, env, ck?.params);
+  const loaded = await setupModel(cfg, env, ck ?? undefined);
   const { model, tokenizer } = loaded;
   const eot = tokenizer.tokenToId('<|im_end|>');
   const stopIds = [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])];
@@ -111,9 +158,14 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   };
   const checkpoint = async (s: TrainerState, adam?: { m: Map<string, T>; v: Map<string, T> }) => {
     state = { ...s, metricsCount, extra: { ...s.extra, results: rows } };
+    const all = await downloadParams(env.be, model.params);
+    // Under LoRA the folder holds the merged weights (W + s·B·A: what transformers loads as it is)
+    // and the adapters beside them (what a resume continues from).
+    const lora = loaded.lora;
     await store.saveCheckpoint({
       state,
-      params: await downloadParams(env.be, model.params),
+      params: lora ? mergeAdapters(loaded.config, lora, all) : all,
+      ...(lora ? { adapters: new Map([...all].filter(([n]) => n.includes('.lora_'))), lora: { ...lora, base: String(cfg.model.preset) } } : {}),
       ...(adam ? { adamM: await downloadParams(env.be, adam.m), adamV: await downloadParams(env.be, adam.v) } : {}),
       model: { config: loaded.config, tokenizerJson: loaded.tokenizerFiles.json, tokenizerConfig: loaded.tokenizerFiles.config },
     });
@@ -125,7 +177,9 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     if (state.done.includes(phase)) continue;
     const t0 = performance.now();
     const resumeStep = state.phase === phase ? state.step : 0;
-    if (phase === 'base') await behaviourCloning(ctx);
+    // Base: clone the scripted expert (from-scratch presets); with bc.episodes 0 (the pretrained
+    // presets) the base phase only evaluates the model as it came.
+    if (phase === 'base' && cfg.bc.episodes > 0) await behaviourCloning(ctx);
     if (phase === 'rft') await rejectionFineTuning(ctx);
     if (phase === 'dapo') {
       const opt = newOptimizer(ctx);

@@ -3,7 +3,8 @@
 //   metrics.jsonl                     one MetricRecord per line
 //   trajectories/<phase>-<step>.jsonl the episodes of each step
 //   checkpoint/                       model.safetensors + config.json (a Hugging Face folder when
-//                                     the tokenizer files are added), optimizer.safetensors, state.json
+//                                     the tokenizer files are added), optimizer.safetensors, state.json,
+//                                     and under LoRA adapter_model.safetensors + adapter_config.json (PEFT)
 //   results.json, results.md          the paper-style table
 // Checkpoints are written to checkpoint.tmp/ and swapped in by rename, so a crash mid-write leaves
 // the previous one intact.
@@ -12,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bufferSource, SafetensorsFile, writeSafetensors } from '../model/safetensors.ts';
 import { hfFolderFiles } from '../model/weights.ts';
+import { ADAPTER_FILE, adapterFiles, adaptersFromPeft } from './adapters.ts';
 import type { Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
 
 const mapTensors = (m: Map<string, Float32Array>, prefix = '') => [...m].map(([name, data]) => ({ name: prefix + name, shape: [data.length], data }));
@@ -81,6 +83,7 @@ export class FileRunStore implements RunStore {
       const files = hfFolderFiles({ config: ck.model.config, tensors: ck.params, tokenizerJson: ck.model.tokenizerJson, tokenizerConfig: ck.model.tokenizerConfig });
       for (const [name, bytes] of files) await writeFile(join(tmp, name), bytes);
     } else await writeFile(join(tmp, 'model.safetensors'), writeSafetensors(mapTensors(ck.params)));
+    if (ck.adapters && ck.lora && ck.model) for (const [name, bytes] of adapterFiles(ck.model.config, ck.lora, ck.adapters)) await writeFile(join(tmp, name), bytes);
     if (ck.adamM && ck.adamV) {
       await writeFile(join(tmp, 'optimizer.safetensors'), writeSafetensors([...mapTensors(ck.adamM, 'm.'), ...mapTensors(ck.adamV, 'v.')]));
     }
@@ -102,6 +105,7 @@ export class FileRunStore implements RunStore {
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as TrainerState;
     const params = await readTensors(await readFile(join(dir, 'model.safetensors')), 'checkpoint/model.safetensors');
     const ck: Checkpoint = { state, params };
+    if (existsSync(join(dir, ADAPTER_FILE))) ck.adapters = adaptersFromPeft(await readTensors(await readFile(join(dir, ADAPTER_FILE)), `checkpoint/${ADAPTER_FILE}`));
     if (existsSync(join(dir, 'optimizer.safetensors'))) {
       const all = await readTensors(await readFile(join(dir, 'optimizer.safetensors')), 'checkpoint/optimizer.safetensors');
       ck.adamM = new Map([...all].filter(([k]) => k.startsWith('m.')).map(([k, v]) => [k.slice(2), v]));

@@ -34,6 +34,9 @@ export interface Checkpoint {
   model?: { config: import('../model/config.ts').ModelConfig; tokenizerJson?: object; tokenizerConfig?: object };
   /** Model parameters by Hugging Face name. */
   params: Map<string, Float32Array>;
+  /** Under LoRA: `params` are the merged weights and these the adapters (adapter_model.safetensors). */
+  adapters?: Map<string, Float32Array>;
+  lora?: import('./adapters.ts').CheckpointLora;
   /** AdamW moments by parameter name (absent between phases that reset the optimiser). */
   adamM?: Map<string, Float32Array>;
   adamV?: Map<string, Float32Array>;
