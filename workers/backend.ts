@@ -1,33 +1,71 @@
 // The backend a browser run trains on, by the CLI's rule (src/cli/backend.ts): WebGPU on a hardware
 // adapter; the CPU backend where the only adapter is a software fallback (SwiftShader), on which the
 // plain JS references are ~20× faster than WGSL for the small presets, or where there is no WebGPU.
+// Also: the memory budget of that backend (src/rl/fit.ts), and the test-only way to lose the device.
 import type { GpuContext } from '../src/gpu/context.ts';
+import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
+import { limitsRecord } from '../src/gpu/device.ts';
 import type { Backend } from '../src/ops/backend.ts';
-import { CpuBackend } from '../src/ops/cpu.ts';
+import { FastCpuBackend } from '../src/ops/fast-cpu/backend.ts';
 import type { Tensor } from '../src/ops/tensor.ts';
 import { WebGpuBackend } from '../src/ops/webgpu.ts';
+import { cpuMemoryBudget, webgpuMemoryBudget, type MemoryBudget } from '../src/rl/fit.ts';
 import type { BackendChoice } from './trainer.api.ts';
 
 export interface OpenedBackend {
   be: Backend<Tensor>;
   /** What the run page shows, e.g. "cpu (the only WebGPU adapter is a software fallback: swiftshader)". */
   name: string;
+  /** What the run may use on it (the refusal before a run starts). */
+  budget: MemoryBudget;
+  /** WebGPU only: told once if the device is lost (GpuContext.onLost); returns the unsubscribe function. */
+  onLost?: (listener: (e: GpuDeviceLostError) => void) => () => void;
 }
 
 let webgpu: WebGpuBackend | null = null;
-let cpu: CpuBackend | null = null;
+// The CPU backend is the fast one (blocked matmul, flash-style attention), as under the CLI: the
+// plain references (src/ops/reference) stay the tests' oracle.
+let cpu: FastCpuBackend | null = null;
 
-export async function openBackend(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<OpenedBackend> {
-  const onCpu = (why: string): OpenedBackend => ({ be: (cpu ??= new CpuBackend()) as unknown as Backend<Tensor>, name: `cpu${why ? ` (${why})` : ''}` });
-  if (choice === 'cpu') return onCpu('');
+/** Which backend `choice` means here: the GPU context it would use, or why it is the CPU. */
+async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<{ ctx: GpuContext } | { cpu: string }> {
+  if (choice === 'cpu') return { cpu: '' };
   let ctx: GpuContext;
   try {
     ctx = await context();
   } catch (e) {
     if (choice === 'webgpu') throw e;
-    return onCpu(`no WebGPU: ${(e as Error).message}`);
+    return { cpu: `no WebGPU: ${(e as Error).message}` };
   }
   const a = ctx.adapter;
-  if (choice === 'auto' && a.isFallbackAdapter) return onCpu(`the only WebGPU adapter is a software fallback: ${a.architecture || a.description || a.vendor}`);
-  return { be: (webgpu ??= new WebGpuBackend(ctx)) as unknown as Backend<Tensor>, name: `webgpu (${a.vendor} ${a.architecture})`.trim() };
+  if (choice === 'auto' && a.isFallbackAdapter) return { cpu: `the only WebGPU adapter is a software fallback: ${a.architecture || a.description || a.vendor}` };
+  return { ctx };
+}
+
+export async function openBackend(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<OpenedBackend> {
+  const r = await resolve(choice, context);
+  if ('cpu' in r) return { be: (cpu ??= new FastCpuBackend()) as unknown as Backend<Tensor>, name: `cpu${r.cpu ? ` (${r.cpu})` : ''}`, budget: cpuBudget() };
+  const { ctx } = r;
+  // A lost device's context is replaced by a new one (trainer.worker.ts): build the backend on that.
+  if (webgpu?.ctx !== ctx) webgpu = new WebGpuBackend(ctx);
+  const a = ctx.adapter;
+  return { be: webgpu as unknown as Backend<Tensor>, name: `webgpu (${a.vendor} ${a.architecture})`.trim(), budget: webgpuMemoryBudget(limitsRecord(ctx.limits)), onLost: (l) => ctx.onLost(l) };
+}
+
+const cpuBudget = () => cpuMemoryBudget((navigator as { deviceMemory?: number }).deviceMemory);
+
+/** The memory budget of the backend `choice` would open (the New run form's estimate, the refusal). */
+export async function memoryBudget(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<MemoryBudget> {
+  const r = await resolve(choice, context);
+  if ('cpu' in r) return cpuBudget();
+  return webgpuMemoryBudget(limitsRecord(r.ctx.limits));
+}
+
+/**
+ * Test-only (the browser tier's device-loss test): destroy the device the WebGPU backend trains on,
+ * which the run sees as a driver would show a lost device. Refuses when no run has used WebGPU.
+ */
+export function destroyDeviceForTest(): void {
+  if (!webgpu) throw new Error('no WebGPU backend has been opened in this worker: start a run with backend "webgpu" first');
+  webgpu.ctx.device.destroy();
 }

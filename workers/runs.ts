@@ -2,22 +2,44 @@
 // (src/store/idb.browser.ts), one at a time, broadcasting their events to the page's listeners.
 // A Web Lock named after the run is held while it trains, so a `running` record whose lock nobody
 // holds (its page was reloaded or closed) is shown as `interrupted` and can be resumed.
+// Two causes pause a run by themselves, with the reason in its record's `error`: a full store
+// (QuotaExceededError: the failed transaction wrote nothing, the previous checkpoint stands) and a lost
+// GPU device (paused at once; the old loop's later writes are refused, and Resume opens a new device);
+// their messages and the write fence are in run-halts.ts.
+// A run that will not fit its backend's memory (src/rl/fit.ts) is refused before it starts.
 import type { Trajectory } from '../src/agent/trajectory.ts';
+import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
+import { MODEL_PRESETS } from '../src/model/presets.ts';
 import { ConfigError, flattenConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
+import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import { train, type PhaseRow } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
-import { deleteRun, getRunRecord, IdbRunStore, listRunRecords, openWebsweDb, updateRunRecord, type RunRecord, type WebsweDatabase } from '../src/store/idb.browser.ts';
+import { deleteRun, getRunRecord, IdbRunStore, listRunRecords, openWebsweDb, updateRunRecord, type RunRecord, type RunStatus, type WebsweDatabase } from '../src/store/idb.browser.ts';
+import { fencedStore, isQuotaError, lostStop, quotaStop } from './run-halts.ts';
+import { isCachedModel, loadCachedModel } from './models.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
 import type { OpenedBackend } from './backend.ts';
 
-type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul'>;
+/** Refuse a run that will not fit the backend it would train on, with the planner's numbers. A pretrained
+ *  model (a cached one, idb:models/…) is sized from its config.json in the Model view (model-fit.ts). */
+function checkMemory(cfg: RunConfig, budget: MemoryBudget): void {
+  if (!(cfg.model.preset in MODEL_PRESETS)) return;
+  const fit = checkRunFit(flattenConfig(cfg), budget);
+  if (!fit.ok) throw new ConfigError(fit.message);
+}
+
+type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul' | 'memoryBudget' | 'loseDeviceForTest'>;
 
 interface Active {
   name: string;
   stopReason: 'pause' | 'stop' | null;
+  /** Set when the run stopped by itself (a full store, a lost device): its status and why. */
+  halted?: { status: RunStatus; error: ErrorInfo };
+  /** Lets go of the run's lock (and of `active`) before its loop has unwound. */
+  release?: () => void;
 }
 
 const lockName = (run: string) => `webswe-run:${run}`;
@@ -48,6 +70,8 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
   const database = () => (dbp ??= openWebsweDb());
   let active: Active | null = null;
   let lastProgress: Progress | null = null;
+  /** Why runs stopped by themselves, for when the store refused to record it (a full store). */
+  const halts = new Map<string, NonNullable<Active['halted']>>();
 
   const emit = (e: RunEvent) => {
     for (const l of listeners) {
@@ -68,9 +92,11 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
   async function summarise(db: WebsweDatabase, rec: RunRecord, held: Set<string>): Promise<RunSummary> {
     const store = await IdbRunStore.open(db, rec.name);
     const live = active?.name === rec.name;
-    const status = rec.status === 'running' && !live && !held.has(lockName(rec.name)) ? 'interrupted' : rec.status;
+    const orphan = rec.status === 'running' && !live && !held.has(lockName(rec.name));
+    const halted = orphan ? halts.get(rec.name) : undefined;
+    const status = halted?.status ?? (orphan ? 'interrupted' : rec.status);
     return {
-      ...rec, status, live, metricsCount: store.metricsCount,
+      ...rec, status, live, metricsCount: store.metricsCount, ...(halted ? { error: halted.error } : {}),
       config: await store.readJson<Record<string, ConfigValue>>('config.json'),
       results: (await store.readJson<{ phases: PhaseRow[] }>('results.json'))?.phases ?? null,
     };
@@ -82,13 +108,16 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
     const run: Active = { name, stopReason: null };
     active = run;
     lastProgress = null;
+    halts.delete(name);
     let started!: () => void, failed!: (e: unknown) => void;
     const begun = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
+    const released = new Promise<void>((res) => (run.release = res));
     void navigator.locks
       .request(lockName(name), { ifAvailable: true }, async (lock) => {
         if (!lock) throw new Error(`run "${name}" is training in another tab of this browser`);
         started();
-        await body(db, store, cfg, choice, run);
+        // A halted run lets go of its lock at once; its loop unwinds behind the store's fence.
+        await Promise.race([body(db, store, cfg, choice, run), released]);
       })
       .catch((e) => {
         if (active === run) active = null;
@@ -97,8 +126,30 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
     return begun;
   }
 
+  /** A run stopped by itself: record why (kept here too, should the store refuse it), tell the page, let go of the run. */
+  async function halt(db: WebsweDatabase, run: Active, status: RunStatus, error: ErrorInfo): Promise<void> {
+    if (run.halted) return;
+    run.halted = { status, error };
+    halts.set(run.name, run.halted);
+    await updateRunRecord(db, run.name, { status, error }).catch(() => {});
+    emit({ type: 'status', run: run.name, status, error });
+    if (active === run) active = null;
+    run.release?.();
+  }
+
+  /** Whether a WebGPU backend's device is lost, waiting a moment for the news: a destroyed device's
+   *  readback can fail before its `lost` promise settles. */
+  const lostDevice = (be: OpenedBackend | null) =>
+    new Promise<GpuDeviceLostError | null>((resolve) => {
+      if (!be?.onLost) return resolve(null);
+      const timer = setTimeout(() => (unsubscribe(), resolve(null)), 1000);
+      const unsubscribe = be.onLost((e) => (clearTimeout(timer), unsubscribe(), resolve(e)));
+    });
+
   async function body(db: WebsweDatabase, store: IdbRunStore, cfg: RunConfig, choice: BackendChoice, run: Active): Promise<void> {
     const name = store.run;
+    let be: OpenedBackend | null = null;
+    let unwatch = () => {};
     try {
       const rec = await updateRunRecord(db, name, { status: 'running', error: undefined });
       const resumedFrom = rec.checkpoint ? { phase: rec.checkpoint.phase, step: rec.checkpoint.step } : null;
@@ -106,39 +157,55 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       // No checkpoint yet: start over, dropping the rows an interrupted first attempt wrote.
       if (!rec.checkpoint) await store.truncateMetrics(0);
       emit({ type: 'log', run: name, message: 'loading tasks, backend and sandbox' });
-      const [be, sandbox, trainTasks, testTasks] = await Promise.all([
+      const [opened, sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
         openBackend(choice), workerSandbox(),
         loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty),
         loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty),
+        // A model cached in the Model view (model.preset = idb:models/<id>).
+        isCachedModel(String(cfg.model.preset)) ? loadCachedModel(String(cfg.model.preset)) : Promise.resolve(undefined),
       ]);
+      be = opened;
+      // A lost device pauses the run at once, not at the next step boundary.
+      unwatch = be.onLost?.((e) => void halt(db, run, 'paused', lostStop(e))) ?? unwatch;
       await updateRunRecord(db, name, { backend: be.name });
       emit({ type: 'status', run: name, status: 'running', backend: be.name, resumedFrom });
       emit({ type: 'log', run: name, message: `backend ${be.name} · ${trainTasks.length} training / ${testTasks.length} test tasks` });
       let rows = store.metricsCount;
       store.onCheckpoint = (checkpoint) => emit({ type: 'checkpoint', run: name, checkpoint });
+      const fenced = fencedStore(store, () => (run.halted ? `run "${name}" was paused: ${run.halted.error.message}` : null));
       const r = await train(cfg, {
-        be: be.be, sandbox, store, train: trainTasks, test: testTasks,
+        be: be.be, sandbox, store: fenced, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}),
         events: {
+          // A halted run's loop may still be unwinding (a lost device): it no longer speaks for the run.
           progress: (p) => {
+            if (run.halted) return;
             lastProgress = p;
             emit({ type: 'progress', run: name, progress: p, at: Date.now() });
           },
           metrics: (m) => {
+            if (run.halted) return;
             emit({ type: 'metrics', run: name, rows: m, from: rows });
             rows += m.length;
           },
-          shouldStop: () => run.stopReason !== null,
+          shouldStop: () => run.stopReason !== null || run.halted !== undefined,
         },
       });
+      if (run.halted) return;
       const status = r.stopped ? (run.stopReason === 'stop' ? 'stopped' : 'paused') : 'done';
       if (!r.stopped) await store.writeJson('results.json', { phases: r.phases, run_dir: store.location, stopped: false });
       await updateRunRecord(db, name, { status });
       emit({ type: 'status', run: name, status });
     } catch (e) {
+      if (run.halted) return;
+      if (isQuotaError(e)) return await halt(db, run, 'paused', quotaStop(e, (await getRunRecord(db, name).catch(() => null))?.checkpoint));
+      const lost = await lostDevice(be);
+      if (run.halted) return;
+      if (lost) return await halt(db, run, 'paused', lostStop(lost));
       const error = errorInfo(e);
       await updateRunRecord(db, name, { status: 'failed', error }).catch(() => {});
       emit({ type: 'status', run: name, status: 'failed', error });
     } finally {
+      unwatch();
       store.onCheckpoint = undefined;
       if (active === run) active = null;
     }
@@ -169,14 +236,26 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       if (name.length > 100) throw new ConfigError('name: at most 100 characters');
       const db = await database();
       if (await getRunRecord(db, name)) throw new ConfigError(`name: a run named "${name}" already exists in this browser; choose another name or resume it`);
-      const store = await IdbRunStore.open(db, name, { status: 'running', preset: req.preset });
-      await store.writeJson('config.json', flattenConfig(cfg));
-      await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: req.backend ?? 'auto', created: Date.now() });
-      await launch(db, store, cfg, req.backend ?? 'auto');
+      const choice = req.backend ?? 'auto';
+      checkMemory(cfg, (await openBackend(choice)).budget);
+      let store: IdbRunStore;
+      try {
+        store = await IdbRunStore.open(db, name, { status: 'running', preset: req.preset });
+        await store.writeJson('config.json', flattenConfig(cfg));
+        await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: choice, persisted: req.persisted ?? null, created: Date.now() });
+      } catch (e) {
+        // A run without its config cannot resume: take back what was written.
+        await deleteRun(db, name).catch(() => {});
+        if (!isQuotaError(e)) throw e;
+        const err = new Error(`the browser's storage for this site is full, so run "${name}" was not created: delete runs you no longer need (Runs view) or free disk space, then start it again`);
+        err.name = 'QuotaExceededError';
+        throw err;
+      }
+      await launch(db, store, cfg, choice);
       return summarise(db, (await getRunRecord(db, name))!, await heldLocks());
     },
 
-    async resumeRun(name, backend = 'auto') {
+    async resumeRun(name, backend) {
       busy();
       const db = await database();
       const rec = await getRunRecord(db, name);
@@ -186,7 +265,12 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const saved = await store.readJson<Record<string, ConfigValue>>('config.json');
       if (!saved) throw new Error(`run "${name}" has no config.json: it cannot be resumed`);
       const cfg = resolveConfig(saved);
-      await launch(db, store, cfg, backend);
+      // The choice it last started with, unless told otherwise (then that becomes the one to resume with).
+      const runJson = await store.readJson<{ backend?: BackendChoice }>('run.json');
+      const choice = backend ?? runJson?.backend ?? 'auto';
+      checkMemory(cfg, (await openBackend(choice)).budget);
+      if (runJson && runJson.backend !== choice) await store.writeJson('run.json', { ...runJson, backend: choice });
+      await launch(db, store, cfg, choice);
       return summarise(db, (await getRunRecord(db, name))!, await heldLocks());
     },
 

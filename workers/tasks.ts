@@ -1,8 +1,10 @@
 // Task sets for browser runs: the config's tasks.train / tasks.test paths fetched from the app's own
 // origin (Vite serves public/ at the root, so "public/tasks/train.jsonl" is /tasks/train.jsonl),
 // parsed once per worker, then narrowed by the config's rule (the N shortest tasks, difficulty).
+// `idb:tasks/<name>` names a set imported in the Runs view (workers/task-sets.ts).
 import { formatTaskError, parseTaskFile, type Task } from '../src/tasks/schema.ts';
 import { selectTasks } from '../src/tasks/select.ts';
+import { IMPORTED_TASKS, readImportedTasks } from './task-sets.ts';
 
 const parsed = new Map<string, Promise<Task[]>>();
 
@@ -22,9 +24,12 @@ async function fetchTasks(url: string): Promise<Task[]> {
 }
 
 export async function loadTasks(path: string, max: number, difficulty: string): Promise<Task[]> {
-  const url = taskUrl(path);
+  const imported = path.startsWith(IMPORTED_TASKS);
+  const url = imported ? path : taskUrl(path);
   let p = parsed.get(url);
-  if (!p) {
+  // Imported sets (`idb:tasks/<name>`) are read afresh: one may be deleted and imported again under its name.
+  if (imported) p = readImportedTasks(path);
+  else if (!p) {
     parsed.set(url, (p = fetchTasks(url)));
     p.catch(() => parsed.delete(url));
   }

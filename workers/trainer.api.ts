@@ -7,8 +7,10 @@ import type { ConfigValue } from '../src/rl/config.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import type { PhaseRow } from '../src/rl/trainer.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
+import type { MemoryBudget } from '../src/rl/fit.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
+import type { ModelApi } from './models.api.ts';
 
 export type { RunStatus };
 
@@ -53,6 +55,9 @@ export interface StartRunRequest {
   overrides: Record<string, ConfigValue>;
   /** auto: WebGPU on a hardware adapter, the CPU backend on a software fallback or none. */
   backend?: BackendChoice;
+  /** The page's navigator.storage.persist() answer when it started the run (workers cannot ask; null: no
+   *  answer yet, the browser is asking the user); kept in run.json. */
+  persisted?: boolean | null;
 }
 
 export type RunEvent =
@@ -92,8 +97,13 @@ export interface TrainerApi {
   activeRun(): Promise<{ run: string | null; progress: Progress | null }>;
   /** Create a run and start training it; resolves once it has started (ConfigError names a bad field). */
   startRun(req: StartRunRequest): Promise<RunSummary>;
-  /** Continue a paused, stopped or interrupted run from its last checkpoint (from the start if it has none). */
+  /** Continue a paused, stopped or interrupted run from its last checkpoint (from the start if it has none),
+   *  on `backend`, or else the backend choice it last started with (run.json). */
   resumeRun(name: string, backend?: BackendChoice): Promise<RunSummary>;
+  /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
+  memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
+  /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */
+  loseDeviceForTest(): Promise<void>;
   /** Stop at the next step boundary; the run stays resumable from its last checkpoint. */
   pauseRun(): Promise<void>;
   /** Stop at the next step boundary and mark the run stopped (still resumable). */
@@ -107,3 +117,47 @@ export interface TrainerApi {
   readTrajectories(name: string, phase: string, step: number): Promise<TrajectorySummary[]>;
   readTrajectory(name: string, phase: string, step: number, index: number): Promise<TrajectoryView | null>;
 }
+
+/** A file the worker made for the page to save (a download). */
+export interface ExportedFile {
+  fileName: string;
+  blob: Blob;
+}
+
+/** An imported task set (its text stays in the store; readTaskSet gives it). */
+export interface TaskSetInfo {
+  name: string;
+  /** What tasks.train / tasks.test take to use it: `idb:tasks/<name>`. */
+  path: string;
+  created: number;
+  count: number;
+  repos: string[];
+}
+
+/** A checkpoint zip imported as a run. */
+export interface ImportedRun {
+  name: string;
+  status: RunStatus;
+  /** Whether Resume continues it (it brought its run config, tokenizer and matching weights). */
+  resumable: boolean;
+  /** What was imported, and why the run cannot be resumed when it cannot. */
+  note: string;
+}
+
+/** Export and import (workers/export.ts, workers/task-sets.ts). */
+export interface ExportApi {
+  /** Every episode the run stored, as ATIF JSON (an array of documents) or SFT JSONL (one line each). */
+  exportTrajectories(name: string, format: 'atif' | 'sft'): Promise<ExportedFile>;
+  /** The run's last checkpoint as a zip: the Hugging Face folder plus optimizer.safetensors, state.json and webswe-run.json. */
+  exportCheckpoint(name: string): Promise<ExportedFile>;
+  /** A checkpoint zip (exportCheckpoint's, or a zipped CLI run folder) as a new run in this browser. */
+  importCheckpoint(zip: Blob, fileName: string): Promise<ImportedRun>;
+  /** Check a .jsonl task file with the task schema and keep it; every bad line refuses the file (TaskSetError lists them). */
+  importTaskSet(name: string, text: string): Promise<TaskSetInfo>;
+  listTaskSets(): Promise<TaskSetInfo[]>;
+  readTaskSet(name: string): Promise<string | null>;
+  deleteTaskSet(name: string): Promise<void>;
+}
+
+/** Everything the trainer worker exposes (the page wraps this). */
+export type WorkerApi = TrainerApi & ExportApi & ModelApi;

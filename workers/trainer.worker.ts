@@ -1,22 +1,31 @@
-// The trainer worker: owns the GPUDevice and the runs; the page talks to it through TrainerApi (comlink).
+// The trainer worker: owns the GPUDevice and the runs; the page talks to it through WorkerApi (comlink):
+// TrainerApi (runs, runs.ts), ExportApi (export and import, export.ts) and ModelApi (pretrained models, models.ts).
 import * as Comlink from 'comlink';
 import { browserContext } from '../src/gpu/adapter.browser.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { limitsRecord } from '../src/gpu/device.ts';
 import { WebGpuBackend } from '../src/ops/webgpu.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
-import { openBackend } from './backend.ts';
+import { destroyDeviceForTest, memoryBudget, openBackend } from './backend.ts';
+import { exportApi } from './export.ts';
+import { modelApi } from './models.ts';
 import { runManager } from './runs.ts';
-import type { TrainerApi } from './trainer.api.ts';
+import type { WorkerApi } from './trainer.api.ts';
 
 let ctx: Promise<GpuContext> | null = null;
-const context = () =>
-  (ctx ??= browserContext().catch((e) => {
-    ctx = null;
-    throw e;
-  }));
+// A lost device is forgotten, so the next run (a resume) acquires a new one.
+const context = () => {
+  const p: Promise<GpuContext> = (ctx ??= browserContext().then(
+    (c) => (c.onLost(() => ctx === p && (ctx = null)), c),
+    (e) => {
+      ctx = null;
+      throw e;
+    },
+  ));
+  return p;
+};
 
-const api: TrainerApi = {
+const api: WorkerApi = {
   async probe() {
     try {
       const c = await context();
@@ -32,6 +41,10 @@ const api: TrainerApi = {
     return out;
   },
   ...runManager((choice) => openBackend(choice, context)),
+  memoryBudget: (choice) => memoryBudget(choice, context),
+  loseDeviceForTest: async () => destroyDeviceForTest(),
+  ...exportApi(),
+  ...modelApi(context),
 };
 
 Comlink.expose(api);

@@ -36,9 +36,9 @@ export const CHARTS: readonly ChartSpec[] = [
 
 const COLOURS = ['#1f6feb', '#c4302b', '#2da44e', '#8250df'];
 /** Rows are whole numbers: ticks at whole steps only. */
-const ROW_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
+export const ROW_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 /** uPlot's padded range, except that a flat series gets ±1 around its value rather than 0..100. */
-const yRange: uPlot.Range.Function = (_u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true));
+export const yRange: uPlot.Range.Function = (_u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true));
 
 /** The phase family of a row: base, rft, dapo (eval rows belong to the phase they evaluate). */
 const family = (phase: string) => phase.replace(/^eval-/, '').replace(/^dapo2$/, 'dapo');
@@ -141,26 +141,47 @@ export class RunCharts {
     return this.rows.length;
   }
 
+  /**
+   * Redraw every chart, one per task: eleven uPlot redraws in one task held a loaded machine's main thread
+   * for over 100 ms, and the Live view keeps every task of a live run under that (Long Tasks API in
+   * test/browser/run.test.ts). Rows that arrive meanwhile join the pass under way.
+   */
   private redraw(): void {
     this.markers = phaseMarkers(this.rows);
+    for (const p of this.plots) this.stale.add(p);
+    if (this.drawing) return;
+    this.drawing = true;
+    const next = () => {
+      const p = this.stale.values().next().value;
+      if (!p || this.destroyed) return void (this.drawing = false);
+      this.stale.delete(p);
+      this.draw(p);
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  }
+  private readonly stale = new Set<RunCharts['plots'][number]>();
+  private drawing = false;
+  private destroyed = false;
+
+  private draw({ spec, plot, figure }: RunCharts['plots'][number]): void {
     const xs = this.rows.map((_, i) => i);
-    for (const { spec, plot, figure } of this.plots) {
-      const ys = spec.series.map((s) => this.rows.map((r) => (s.timing ? r.timing?.[s.key] : r.values[s.key]) ?? null));
-      plot.setData([xs, ...ys] as uPlot.AlignedData);
-      const points = ys.reduce((a, y) => a + y.filter((v) => v !== null).length, 0);
-      figure.dataset.points = String(points);
-      figure.querySelector<HTMLElement>('.empty-note')!.hidden = points > 0;
-      const last = spec.series.map((s, i) => {
-        const y = ys[i]!;
-        let j = y.length - 1;
-        while (j >= 0 && y[j] === null) j--;
-        return j >= 0 ? `${s.label} ${num(y[j])} at row ${j}` : null;
-      }).filter(Boolean);
-      figure.setAttribute('aria-label', `${spec.title}: ${last.length ? last.join('; ') : 'no values yet'}`);
-    }
+    const ys = spec.series.map((s) => this.rows.map((r) => (s.timing ? r.timing?.[s.key] : r.values[s.key]) ?? null));
+    plot.setData([xs, ...ys] as uPlot.AlignedData);
+    const points = ys.reduce((a, y) => a + y.filter((v) => v !== null).length, 0);
+    figure.dataset.points = String(points);
+    figure.querySelector<HTMLElement>('.empty-note')!.hidden = points > 0;
+    const last = spec.series.map((s, i) => {
+      const y = ys[i]!;
+      let j = y.length - 1;
+      while (j >= 0 && y[j] === null) j--;
+      return j >= 0 ? `${s.label} ${num(y[j])} at row ${j}` : null;
+    }).filter(Boolean);
+    figure.setAttribute('aria-label', `${spec.title}: ${last.length ? last.join('; ') : 'no values yet'}`);
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.resize.disconnect();
     for (const p of this.plots) p.plot.destroy();
   }

@@ -2,10 +2,10 @@
 // worker whose run events are fanned out to the open view.
 import * as Comlink from 'comlink';
 import type { Progress } from '../rl/phases.ts';
-import type { RunEvent, TrainerApi } from '../../workers/trainer.api.ts';
+import type { RunEvent, WorkerApi } from '../../workers/trainer.api.ts';
 
 const worker = new Worker(new URL('../../workers/trainer.worker.ts', import.meta.url), { type: 'module', name: 'trainer' });
-export const trainer = Comlink.wrap<TrainerApi>(worker);
+export const trainer = Comlink.wrap<WorkerApi>(worker);
 
 const subscribers = new Set<(e: RunEvent) => void>();
 

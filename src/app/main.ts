@@ -1,4 +1,4 @@
-// The page: a hash router over the views (runs, new run, live run, trajectories) and the WebGPU
+// The page: a hash router over the views (runs, new run, live run, trajectories, tasks, compare, model) and the WebGPU
 // section the trainer worker reports. Exposes the worker API as `window.webswe` for the browser tests.
 import { ENABLE_WEBGPU_HELP } from '../gpu/adapter.browser.ts';
 import type { FileMap, Sandbox, SandboxOptions } from '../sandbox/types.ts';
@@ -8,6 +8,9 @@ import { renderGpuInfo } from './gpu-info.ts';
 import { renderLive } from './views/live.ts';
 import { renderNewRun } from './views/new-run.ts';
 import { renderRuns } from './views/runs.ts';
+import { renderCompare } from './views/compare.ts';
+import { renderModel } from './views/model.ts';
+import { renderTask, renderTaskList } from './views/tasks.ts';
 import { renderEpisode, renderSteps } from './views/trajectories.ts';
 
 /**
@@ -29,6 +32,15 @@ type View = (root: HTMLElement) => () => void;
 function route(hash: string): { view: View; nav: string } {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'new') return { view: renderNewRun, nav: 'new' };
+  if (parts[0] === 'model') return { view: renderModel, nav: 'model' };
+  if (parts[0] === 'tasks') {
+    const [set, id] = [parts[1], parts[2]];
+    return { view: set !== undefined && id !== undefined ? (r) => renderTask(r, set, id) : (r) => renderTaskList(r, set), nav: 'tasks' };
+  }
+  if (parts[0] === 'compare' && parts[1] !== undefined && parts[2] !== undefined) {
+    const [a, b] = [parts[1], parts[2]];
+    return { view: (r) => renderCompare(r, a, b), nav: 'runs' };
+  }
   if (parts[0] === 'run' && parts[1] !== undefined) {
     const name = parts[1];
     if (parts[2] === 'trajectories') {
@@ -45,7 +57,9 @@ function start(): void {
   const root = document.getElementById('app')!;
   const nav = el('nav', { 'aria-label': 'main' },
     el('a', { href: '#/runs', 'data-nav': 'runs' }, 'Runs'), ' ',
-    el('a', { href: '#/new', 'data-nav': 'new' }, 'New run'));
+    el('a', { href: '#/new', 'data-nav': 'new' }, 'New run'), ' ',
+    el('a', { href: '#/tasks', 'data-nav': 'tasks' }, 'Tasks'), ' ',
+    el('a', { href: '#/model', 'data-nav': 'model' }, 'Model'));
   const view = el('div', { id: 'view' });
   const gpu = el('aside', { id: 'gpu-slot', 'aria-label': 'WebGPU' }, el('p', { id: 'status' }, 'Asking the trainer worker for a WebGPU device…'));
   root.append(nav, view, gpu);

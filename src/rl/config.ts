@@ -22,7 +22,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('seed', 'int', 1, 'seed of every random choice in the run (task order, sampling, initialisation)', { min: 0, max: 2 ** 31 - 1 }),
   f('model.preset', 'string', 'micro', 'model: a from-scratch preset or a pretrained folder/Hub id', {}),
   f('model.lr', 'number', 3e-3, 'learning rate of behaviour cloning (from-scratch presets)', { min: 0, max: 1 }),
-  f('model.loraRank', 'int', 0, 'LoRA rank for pretrained models (0: full fine-tuning)', { min: 0, max: 256 }),
+  f('model.loraRank', 'int', 0, 'LoRA rank for pretrained models (0: full fine-tuning; from-scratch presets always train in full)', { min: 0, max: 256 }),
   f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
   f('model.loraTargets', 'string', 'q,k,v,o,gate,up,down', 'LoRA target projections, comma-separated (of q, k, v, o, gate, up, down)'),
 

@@ -83,13 +83,14 @@ export function loraOf(cfg: RunConfig): LoraConfig | undefined {
 
 /**
  * The policy: a from-scratch preset (BPE tokenizer trained on the run's tasks, seeded init) or the
- * pretrained model the caller loaded, plus LoRA adapters when model.loraRank > 0. Resuming, a full
+ * pretrained model the caller loaded, plus LoRA adapters when model.loraRank > 0 (pretrained only). Resuming, a full
  * fine-tune takes every weight from the checkpoint; a LoRA run takes its base weights from where they
  * first came (the pretrained files or the seeded init) and only the adapters from the checkpoint.
  */
 async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, ck?: { params: Map<string, Float32Array>; adapters?: Map<string, Float32Array> }): Promise<Loaded<T>> {
   const preset = MODEL_PRESETS[cfg.model.preset];
-  const lora = loraOf(cfg);
+  // LoRA is for pretrained models; a from-scratch preset trains every weight (as src/rl/fit.ts plans it).
+  const lora = preset ? undefined : loraOf(cfg);
   let config: ModelConfig, base: Map<string, Float32Array> | undefined, files: { json: object; config: object } | null, tokenizer: Tokenizer;
   if (preset) {
     files = await env.store.readJson<{ json: object; config: object }>('tokenizer-files.json');

@@ -6,16 +6,21 @@
 //   trajectories  [run, phase, step] → the episodes of one step (trajectories/<phase>-<step>.jsonl)
 //   checkpoints   [run, id] → state.json plus the checkpoint folder's files as Blobs (model.safetensors,
 //                 config.json, tokenizer files, optimizer.safetensors)
+//   tasksets      name → an imported task file (.jsonl text, validated on import; workers/task-sets.ts)
+//   models        id → a pretrained model's files as Blobs (validated on load; workers/models.ts)
 // A checkpoint is written under a new id in one transaction with the run's pointer (and the deletion
 // of the previous one): IndexedDB commits all of it or none, so a reload mid-write leaves the previous
 // checkpoint and its pointer as they were.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { blobSource, SafetensorsFile, writeSafetensors } from '../model/safetensors.ts';
 import { hfFolderFiles } from '../model/weights.ts';
+import { ADAPTER_FILE, adapterFiles, adaptersFromPeft } from './adapters.ts';
+import type { ModelConfig } from '../model/config.ts';
+import type { ModelSummary } from '../model/summary.ts';
 import type { Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
 
 export const DB_NAME = 'webswe';
-export const DB_VERSION = 1;
+export const DB_VERSION = 3;
 
 /** running: a worker holds the run; interrupted: it was running when its page went away. */
 export type RunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed' | 'interrupted';
@@ -42,30 +47,57 @@ interface CheckpointRecord {
   files: Record<string, Blob>;
 }
 
+/** An imported task file, kept as its text: runs name it `idb:tasks/<name>` in tasks.train / tasks.test. */
+export interface TaskSetRecord {
+  name: string;
+  created: number;
+  /** Tasks in it, and the libraries they come from. */
+  count: number;
+  repos: string[];
+  text: string;
+}
+
+/** A pretrained model kept in this browser (Hub download or picked files): runs name it `idb:models/<id>`. */
+export interface ModelRecord {
+  /** The Hub id (owner/name) or `local/<name>` for picked files. */
+  id: string;
+  source: 'hub' | 'files';
+  created: number;
+  /** Sum of the files' sizes. */
+  bytes: number;
+  /** config.json, tokenizer files, model.safetensors or the index and its shards, by name. */
+  files: Record<string, Blob>;
+  config: ModelConfig;
+  summary: ModelSummary;
+}
+
 interface WebsweDb extends DBSchema {
   runs: { key: string; value: RunRecord };
   json: { key: [string, string]; value: { run: string; name: string; value: unknown } };
   metrics: { key: [string, number]; value: MetricRecord & { run: string; i: number } };
   trajectories: { key: [string, string, number]; value: { run: string; phase: string; step: number; records: unknown[] } };
   checkpoints: { key: [string, number]; value: CheckpointRecord };
+  tasksets: { key: string; value: TaskSetRecord };
+  models: { key: string; value: ModelRecord };
 }
 
 export type WebsweDatabase = IDBPDatabase<WebsweDb>;
 
-/** Open (and create or upgrade) the database. Each schema version adds its stores in its own case. */
+/** Open (and create or upgrade) the database. Each schema version adds its stores in its own step. */
 export async function openWebsweDb(name = DB_NAME): Promise<WebsweDatabase> {
   let db: WebsweDatabase | undefined = undefined;
   db = await openDB<WebsweDb>(name, DB_VERSION, {
     upgrade(db, oldVersion) {
-      // Fall through from the version the database had to the current one.
-      switch (oldVersion) {
-        case 0:
-          db.createObjectStore('runs', { keyPath: 'name' });
-          db.createObjectStore('json', { keyPath: ['run', 'name'] });
-          db.createObjectStore('metrics', { keyPath: ['run', 'i'] });
-          db.createObjectStore('trajectories', { keyPath: ['run', 'phase', 'step'] });
-          db.createObjectStore('checkpoints', { keyPath: ['run', 'id'] });
+      // Every version after the one the database had adds its stores, in order.
+      if (oldVersion < 1) {
+        db.createObjectStore('runs', { keyPath: 'name' });
+        db.createObjectStore('json', { keyPath: ['run', 'name'] });
+        db.createObjectStore('metrics', { keyPath: ['run', 'i'] });
+        db.createObjectStore('trajectories', { keyPath: ['run', 'phase', 'step'] });
+        db.createObjectStore('checkpoints', { keyPath: ['run', 'id'] });
       }
+      if (oldVersion < 2) db.createObjectStore('tasksets', { keyPath: 'name' });
+      if (oldVersion < 3) db.createObjectStore('models', { keyPath: 'id' });
     },
     blocking() {
       // Another tab opened a newer schema: close ours so its upgrade can run.
@@ -186,6 +218,7 @@ export class IdbRunStore implements RunStore {
       const hf = hfFolderFiles({ config: ck.model.config, tensors: ck.params, tokenizerJson: ck.model.tokenizerJson, tokenizerConfig: ck.model.tokenizerConfig });
       for (const [name, bytes] of hf) files[name] = blob(bytes, name.endsWith('.json') ? 'application/json' : undefined);
     } else files['model.safetensors'] = blob(writeSafetensors(mapTensors(ck.params)));
+    if (ck.adapters && ck.lora && ck.model) for (const [name, bytes] of adapterFiles(ck.model.config, ck.lora, ck.adapters)) files[name] = blob(bytes, name.endsWith('.json') ? 'application/json' : undefined);
     if (ck.adamM && ck.adamV) files['optimizer.safetensors'] = blob(writeSafetensors([...mapTensors(ck.adamM, 'm.'), ...mapTensors(ck.adamV, 'v.')]));
     files['state.json'] = new Blob([JSON.stringify(ck.state, null, 2) + '\n'], { type: 'application/json' });
     const bytes = Object.values(files).reduce((a, b) => a + b.size, 0);
@@ -214,6 +247,8 @@ export class IdbRunStore implements RunStore {
     const model = ckr.files['model.safetensors'];
     if (!model) throw new Error(`checkpoint ${ckr.id} of run "${this.run}" has no model.safetensors`);
     const ck: Checkpoint = { state: ckr.state, params: await readTensors(model, `idb:${this.run}/checkpoint/model.safetensors`) };
+    const adapters = ckr.files[ADAPTER_FILE];
+    if (adapters) ck.adapters = adaptersFromPeft(await readTensors(adapters, `idb:${this.run}/checkpoint/${ADAPTER_FILE}`));
     const opt = ckr.files['optimizer.safetensors'];
     if (opt) {
       const all = await readTensors(opt, `idb:${this.run}/checkpoint/optimizer.safetensors`);

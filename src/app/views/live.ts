@@ -1,12 +1,15 @@
 // Live run: status, progress and ETA, pause / resume / stop, the last checkpoint, the curves (charts.ts)
 // and the evaluation table, all updated as the worker's events arrive. Opening a run that was
-// training when its page went away shows it as interrupted, resumable from its last checkpoint.
+// training when its page went away shows it as interrupted, resumable from its last checkpoint. A run
+// that paused by itself (a full store, a lost GPU device) says why and what to do; the site's storage
+// usage is shown and re-read after each checkpoint.
 import type { Progress } from '../../rl/phases.ts';
 import type { MetricRecord } from '../../store/types.ts';
 import type { RunEvent, RunSummary } from '../../../workers/trainer.api.ts';
 import { RunCharts } from '../charts.ts';
 import { onRunEvent, trainer } from '../client.ts';
 import { duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
+import { storageUsage } from '../storage.ts';
 
 /** Stage ETA from the rate since the stage began. */
 class Eta {
@@ -49,12 +52,13 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   const count = el('p', { id: 'metric-count', 'data-count': 0 }, '0 metrics rows');
   const results = el('table', { id: 'run-results', 'aria-label': 'evaluation after each phase' });
   const charts = new RunCharts();
+  const storage = storageUsage();
   root.append(
     h,
     el('p', {}, status, ' ', meta),
     el('div', { class: 'controls', role: 'group', 'aria-label': 'run controls' }, pause, resume, stop, el('a', { href: runHref(name, 'trajectories'), id: 'open-trajectories' }, 'Trajectories')),
     error,
-    el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint),
+    el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint, storage.element),
     el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, charts.element),
     el('section', { 'aria-labelledby': 'results-heading' }, el('h3', { id: 'results-heading' }, 'Evaluation'), results),
   );
@@ -87,8 +91,11 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     meta.textContent = [run.preset ? `preset ${run.preset}` : 'no preset', cfg ? `model ${cfg['model.preset']}` : '', cfg ? `seed ${cfg.seed}` : '', run.backend ? `backend ${run.backend}` : '', `created ${when(run.created)}`].filter(Boolean).join(' · ');
     pause.disabled = stop.disabled = !(s === 'running' && run.live);
     resume.disabled = !RESUMABLE.has(s);
-    error.hidden = !(s === 'failed' && run.error);
-    if (run.error && s === 'failed') error.textContent = `The run failed: ${run.error.name}: ${run.error.message}`;
+    // A paused run with an error paused by itself (QuotaExceededError, GpuDeviceLostError): say why.
+    const why = run.error && (s === 'failed' || s === 'paused') ? run.error : null;
+    error.hidden = !why;
+    error.dataset.reason = why?.name ?? '';
+    if (why) error.textContent = s === 'failed' ? `The run failed: ${why.name}: ${why.message}` : `The run paused: ${why.message}`;
     const ck = run.checkpoint;
     if (ck) {
       checkpoint.dataset.phase = ck.phase;
@@ -142,6 +149,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   };
   // Events that arrive before the first read of the record lands are not lost: the record is read again after it.
   let missed = false;
+  let statusEvents = 0;
   const onEvent = (e: RunEvent) => {
     if (e.run !== name || closed) return;
     if (!run && e.type !== 'metrics' && e.type !== 'progress') missed = true;
@@ -156,11 +164,15 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     else if (e.type === 'checkpoint' && run) {
       run.checkpoint = e.checkpoint;
       renderStatus();
+      void storage.refresh().catch(() => {});
     } else if (e.type === 'status' && run) {
+      statusEvents++;
       run.status = e.status;
       run.live = e.status === 'running';
       if (e.backend) run.backend = e.backend;
       if (e.error) run.error = e.error;
+      else if (e.status === 'running') delete run.error;
+      if (e.status !== 'running') void storage.refresh().catch(() => {});
       if (e.resumedFrom) {
         resumed.hidden = false;
         resumed.dataset.phase = e.resumedFrom.phase;
@@ -191,7 +203,16 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   });
   act(resume, async () => {
     error.hidden = true;
-    run = (await trainer.resumeRun(name)) ?? run;
+    const seen = statusEvents;
+    const r = await trainer.resumeRun(name);
+    if (r && run && statusEvents !== seen) {
+      // Status events that arrived while the call was in flight are newer than its answer.
+      r.status = run.status;
+      r.live = run.live;
+      if (run.error) r.error = run.error;
+      else delete r.error;
+    } else delete r.error; // starting again: the old pause reason no longer applies
+    run = r ?? run;
     await reloadRows();
     renderStatus();
   });

@@ -1,10 +1,16 @@
 // New run: a run preset, then every config field rendered from FIELDS (label, value, default, range,
-// meaning), validated by resolveConfig (the CLI's messages) before the worker starts the run.
+// meaning), validated by resolveConfig (the CLI's messages) before the worker starts the run. A memory
+// estimate from the model's planner (src/rl/fit.ts) follows the fields as they change, against the
+// budget of the backend the run would use, and a run that will not fit is refused with its numbers.
+// Starting a run asks the browser to keep this site's storage (navigator.storage.persist).
+import { formatBytes } from '../../model/planner.ts';
 import { ConfigError, FIELDS, flattenConfig, resolveConfig, type ConfigValue, type FieldSpec } from '../../rl/config.ts';
+import { checkRunFit, planParts, type MemoryBudget, type RunFit } from '../../rl/fit.ts';
 import { RUN_PRESETS } from '../../rl/presets.ts';
 import { BROWSER_DEFAULTS, type BackendChoice } from '../../../workers/trainer.api.ts';
 import { trainer } from '../client.ts';
 import { el, errorText, heading, runHref } from '../dom.ts';
+import { askPersistence } from '../storage.ts';
 
 const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
 const SECTIONS: Record<string, string> = {
@@ -36,6 +42,42 @@ function readValue(spec: FieldSpec, e: HTMLInputElement | HTMLSelectElement): Co
   if (spec.type === 'string') return e.value;
   // An empty or malformed number stays a string, and resolveConfig names the field.
   return e.value.trim() === '' || !Number.isFinite(Number(e.value)) ? e.value : Number(e.value);
+}
+
+/** The estimate's section: the planner's parts, the backend's budget and the verdict (id memory-verdict, data-fits). */
+function memoryEstimate() {
+  const table = el('table', { id: 'memory-table', 'aria-label': 'planned memory of the run' });
+  const budgetText = el('p', { id: 'memory-budget' });
+  const verdict = el('p', { id: 'memory-verdict', role: 'status', 'data-fits': 'unknown' }, 'Estimating…');
+  const element = el('section', { id: 'memory', 'aria-labelledby': 'memory-heading' },
+    el('h3', { id: 'memory-heading' }, 'Memory estimate'),
+    el('p', {}, "From the model's memory planner, as an upper bound: every episode may fill its context (agent.contextTokens + agent.actionTokens), one training row each. It follows the fields as you change them."),
+    table, budgetText, verdict);
+  const show = (fit: RunFit | null, budget: MemoryBudget | null, problem = '') => {
+    verdict.classList.toggle('error', fit?.ok === false);
+    if (!fit) {
+      table.replaceChildren();
+      verdict.dataset.fits = 'unknown';
+      verdict.textContent = `No estimate: ${problem}`;
+      return;
+    }
+    const p = fit.plan;
+    const row = (part: string, label: string, bytes: number) => el('tr', { 'data-part': part, 'data-bytes': bytes }, el('th', { scope: 'row' }, label), el('td', {}, formatBytes(bytes)));
+    table.replaceChildren(
+      ...planParts(fit).map((p) => row(p.part, p.label, p.bytes)),
+      ...(fit.options.training === 'none' ? [] : [row('train', 'peak of a training step', p.train)]),
+      row('generate', 'peak of generation', p.generate),
+      row('largest', `largest buffer bound whole: ${p.largestBuffer.name}`, p.largestBuffer.bytes),
+    );
+    if (budget) {
+      budgetText.textContent = budget.backend === 'webgpu'
+        ? `Budget (WebGPU): ${formatBytes(budget.bufferBytes!)} per buffer (the adapter's ${budget.bufferLimit}); browsers do not tell a page how much memory the GPU has, so the total is not checked.`
+        : `Budget (CPU backend): ${formatBytes(budget.memoryBytes!)} in all (${budget.memoryLimit}).`;
+    }
+    verdict.dataset.fits = String(fit.ok);
+    verdict.textContent = fit.ok ? `Fits: ${formatBytes(p.total)} at its peak, largest buffer ${formatBytes(p.largestBuffer.bytes)}.` : fit.message;
+  };
+  return { element, show };
 }
 
 export function renderNewRun(root: HTMLElement): () => void {
@@ -75,7 +117,8 @@ export function renderNewRun(root: HTMLElement): () => void {
     fs.append(el('div', { class: 'field' }, el('label', { for: e.id }, spec.path), e, doc));
   }
   const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
-  form.append(errorBox, el('div', { class: 'controls' }, submit));
+  const memory = memoryEstimate();
+  form.append(memory.element, errorBox, el('div', { class: 'controls' }, submit));
 
   const fill = () => {
     const preset = presetIn.value;
@@ -89,8 +132,56 @@ export function renderNewRun(root: HTMLElement): () => void {
       doc.textContent = `${spec.doc} · default ${spec.default}${presetNote}${range ? ` · ${range}` : ''}`;
     }
   };
+  /** The form's values as overrides over the preset's (what startRun takes). */
+  const formOverrides = () => {
+    const base = presetValues(presetIn.value);
+    const overrides: Record<string, ConfigValue> = {};
+    for (const [path, { spec, e }] of inputs) {
+      const v = readValue(spec, e);
+      if (v !== base[path]) overrides[path] = v;
+    }
+    return overrides;
+  };
+  const resolveForm = () => resolveConfig(RUN_PRESETS[presetIn.value]?.overrides ?? {}, BROWSER_DEFAULTS, formOverrides());
+
+  // The budget of each backend choice, asked of the worker once (it knows the adapter).
+  const budgets = new Map<string, Promise<MemoryBudget>>();
+  const budgetFor = (choice: string) => {
+    let b = budgets.get(choice);
+    if (!b) {
+      budgets.set(choice, (b = trainer.memoryBudget(choice as BackendChoice)));
+      b.catch(() => budgets.delete(choice)); // asked again next time (e.g. a device that could not be had)
+    }
+    return b;
+  };
+  let estimateSeq = 0;
+  const estimate = async () => {
+    const seq = ++estimateSeq;
+    let cfg;
+    try {
+      cfg = resolveForm();
+    } catch (e) {
+      return memory.show(null, null, errorText(e).replace(/^ConfigError: /, ''));
+    }
+    let budget: MemoryBudget;
+    try {
+      budget = await budgetFor(backendIn.value);
+    } catch (e) {
+      if (seq === estimateSeq) memory.show(null, null, `the ${backendIn.value} backend cannot be opened: ${errorText(e)}`);
+      return;
+    }
+    if (seq !== estimateSeq) return; // a later change is being estimated
+    try {
+      memory.show(checkRunFit(flattenConfig(cfg), budget), budget);
+    } catch (e) {
+      memory.show(null, budget, errorText(e).replace(/^ConfigError: /, ''));
+    }
+  };
   presetIn.addEventListener('change', fill);
+  form.addEventListener('input', () => void estimate());
+  form.addEventListener('change', () => void estimate());
   fill();
+  void estimate();
 
   const showError = (message: string) => {
     for (const { e } of inputs.values()) e.removeAttribute('aria-invalid');
@@ -106,22 +197,33 @@ export function renderNewRun(root: HTMLElement): () => void {
 
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const base = presetValues(presetIn.value);
-    const overrides: Record<string, ConfigValue> = {};
-    for (const [path, { spec, e }] of inputs) {
-      const v = readValue(spec, e);
-      if (v !== base[path]) overrides[path] = v;
-    }
+    const overrides = formOverrides();
+    let cfg;
     try {
-      resolveConfig(RUN_PRESETS[presetIn.value]?.overrides ?? {}, BROWSER_DEFAULTS, overrides);
+      cfg = resolveForm();
     } catch (e) {
       if (e instanceof ConfigError) return showError(e.message);
       throw e;
     }
+    // Refused here with the planner's numbers (the worker checks again before it starts the run). A model
+    // the estimate cannot size (a cached pretrained one) and a backend that cannot open are the worker's to judge.
+    const budget = await budgetFor(backendIn.value).catch(() => null);
+    let fit: RunFit | null = null;
+    try {
+      fit = budget && checkRunFit(flattenConfig(cfg), budget);
+    } catch {
+      fit = null;
+    }
+    if (budget && fit && !fit.ok) {
+      memory.show(fit, budget);
+      return showError(fit.message);
+    }
     submit.disabled = true;
     submit.textContent = 'Starting…';
     try {
-      const run = await trainer.startRun({ name: nameIn.value, preset: presetIn.value, overrides, backend: backendIn.value as BackendChoice });
+      // Asked as the run starts (only a page may ask); the worker keeps the answer in run.json.
+      const persisted = await askPersistence();
+      const run = await trainer.startRun({ name: nameIn.value, preset: presetIn.value, overrides, backend: backendIn.value as BackendChoice, persisted });
       location.hash = runHref(run.name);
     } catch (e) {
       showError(errorText(e).replace(/^ConfigError: /, ''));

@@ -1,0 +1,134 @@
+// Compare two runs: the live view's curves (charts.ts's CHARTS) with both runs overlaid on each chart,
+// one colour per run and one dash pattern per quantity, over the metrics row; each run's phase
+// changes are marked in its colour. A legend names the runs; each figure's label summarises both.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { MetricRecord } from '../../store/types.ts';
+import { CHARTS, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
+import { trainer } from '../client.ts';
+import { el, errorText, heading, num, runHref } from '../dom.ts';
+
+const RUN_COLOURS = ['#1f6feb', '#c4302b'];
+/** Quantities in one chart are told apart by dash, runs by colour. */
+const DASHES: number[][] = [[], [6, 4], [2, 3]];
+const HEIGHT = 170;
+
+interface Side {
+  name: string;
+  rows: MetricRecord[];
+  colour: string;
+}
+
+function markers(sides: readonly Side[]): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: [
+        (u) => {
+          const c = u.ctx;
+          c.save();
+          c.setLineDash([4, 4]);
+          c.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+          sides.forEach((s, k) => {
+            c.strokeStyle = c.fillStyle = s.colour;
+            for (const [x, label] of phaseMarkers(s.rows)) {
+              const px = u.valToPos(x, 'x', true);
+              c.beginPath();
+              c.moveTo(px, u.bbox.top);
+              c.lineTo(px, u.bbox.top + u.bbox.height);
+              c.stroke();
+              // The second run's labels sit lower, so that markers at the same row stay readable.
+              c.fillText(label, px + 3, u.bbox.top + (10 + 12 * k) * devicePixelRatio);
+            }
+          });
+          c.restore();
+        },
+      ],
+    },
+  };
+}
+
+/** The last value of a series, for the figure's text summary. */
+function last(ys: (number | null)[]): string | null {
+  for (let j = ys.length - 1; j >= 0; j--) if (ys[j] !== null) return `${num(ys[j])} at row ${j}`;
+  return null;
+}
+
+function drawCharts(container: HTMLElement, sides: readonly Side[]): uPlot[] {
+  const length = Math.max(...sides.map((s) => s.rows.length));
+  const xs = Array.from({ length }, (_, i) => i);
+  const plots: uPlot[] = [];
+  for (const spec of CHARTS) {
+    const figure = el('figure', { class: 'chart', id: `compare-${spec.id}`, role: 'img' });
+    figure.append(el('figcaption', {}, spec.title));
+    container.append(figure);
+    const series: uPlot.Series[] = [{ label: 'row' }];
+    const data: (number | null)[][] = [];
+    const summary: string[] = [];
+    const points: number[] = [];
+    for (const side of sides) {
+      let n = 0;
+      spec.series.forEach((s, i) => {
+        const ys = xs.map((x) => {
+          const r = side.rows[x];
+          return (r && (s.timing ? r.timing?.[s.key] : r.values[s.key])) ?? null;
+        });
+        n += ys.filter((v) => v !== null).length;
+        series.push({ label: `${side.name} · ${s.label}`, stroke: side.colour, dash: DASHES[i % DASHES.length], width: 1.5, spanGaps: true, points: { show: true, size: 4 } });
+        data.push(ys);
+        const l = last(ys);
+        if (l) summary.push(`${side.name} ${s.label} ${l}`);
+      });
+      points.push(n);
+    }
+    figure.dataset.points = points.join(',');
+    figure.setAttribute('aria-label', `${spec.title}: ${summary.length ? summary.join('; ') : 'no values in either run'}`);
+    const width = Math.max(280, Math.floor(figure.getBoundingClientRect().width) || 320);
+    plots.push(new uPlot({
+      width, height: HEIGHT,
+      legend: { show: true, live: false },
+      cursor: { show: true, drag: { x: false, y: false } },
+      scales: { x: { time: false, range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] }, y: { range: spec.fraction ? [0, 1] : yRange } },
+      axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48 }],
+      series,
+      plugins: [markers(sides)],
+    }, [xs, ...data] as uPlot.AlignedData, figure));
+  }
+  return plots;
+}
+
+export function renderCompare(root: HTMLElement, a: string, b: string): () => void {
+  const error = el('div', { class: 'error', role: 'alert', hidden: true });
+  const legend = el('ul', { id: 'compare-legend', class: 'inline-list', 'aria-label': 'runs compared' });
+  const charts = el('div', { class: 'charts', id: 'compare-charts' });
+  root.append(
+    heading(`Compare ${a} and ${b}`),
+    el('p', {}, el('a', { href: '#/runs' }, '← runs'), ' · curves over the metrics row; phase changes are marked in each run\'s colour'),
+    error, legend, charts,
+  );
+  let plots: uPlot[] = [];
+  let closed = false;
+  void (async () => {
+    try {
+      const sides: Side[] = [];
+      for (const [k, name] of [a, b].entries()) {
+        const run = await trainer.getRun(name);
+        if (!run) throw new Error(`This browser has no run named "${name}".`);
+        sides.push({ name, rows: await trainer.readMetrics(name), colour: RUN_COLOURS[k]! });
+      }
+      if (closed) return;
+      for (const s of sides) {
+        legend.append(el('li', { 'data-run': s.name },
+          el('span', { class: 'swatch', style: `background:${s.colour}`, 'aria-hidden': 'true' }), ' ',
+          el('a', { href: runHref(s.name) }, s.name), ` (${s.rows.length} metrics rows; ${s === sides[0] ? 'blue' : 'red'})`));
+      }
+      plots = drawCharts(charts, sides);
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = errorText(e);
+    }
+  })();
+  return () => {
+    closed = true;
+    for (const p of plots) p.destroy();
+  };
+}

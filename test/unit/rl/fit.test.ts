@@ -1,0 +1,76 @@
+// Will a run fit (src/rl/fit.ts): the planner's options from a run config, the refusal's numbers and
+// fields, and that the value a refusal names does fit while one more does not.
+import { describe, expect, it } from 'vitest';
+import { formatBytes, planMemory } from '../../../src/model/planner.ts';
+import { MODEL_PRESETS } from '../../../src/model/presets.ts';
+import { flattenConfig, resolveConfig, type ConfigValue } from '../../../src/rl/config.ts';
+import { checkRunFit, cpuMemoryBudget, webgpuMemoryBudget } from '../../../src/rl/fit.ts';
+import { RUN_PRESETS } from '../../../src/rl/presets.ts';
+
+const GiB = 2 ** 30;
+const flat = (preset: string, overrides: Record<string, ConfigValue> = {}) => flattenConfig(resolveConfig(RUN_PRESETS[preset]!.overrides, overrides));
+
+describe('checkRunFit', () => {
+  it('plans the run as its phases use the model: rows × context for a step, episodes × context for generation', () => {
+    // micro: SFT batches of 8 episodes, DAPO mini-batches of 4·4/2 = 8, groups of 4, eval.samples 4.
+    const f = flat('micro');
+    const fit = checkRunFit(f, cpuMemoryBudget(16));
+    expect(fit.ok).toBe(true);
+    const T = (f['agent.contextTokens'] as number) + (f['agent.actionTokens'] as number);
+    expect(fit.options).toEqual({ batch: 8, context: T, generateBatch: 4, training: 'full' });
+    expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
+    // Stage 2 plans its longer context; a run without gradient steps plans generation only.
+    expect(checkRunFit(flat('micro', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
+  });
+
+  it('refuses a run over the CPU bound with the parts and, per field, the largest value that fits', () => {
+    const f = flat('tiny', { 'agent.contextTokens': 131072 });
+    const budget = cpuMemoryBudget(16);
+    const fit = checkRunFit(f, budget);
+    expect(fit.ok).toBe(false);
+    if (fit.ok) return;
+    expect(fit.field).toBe('agent.contextTokens');
+    expect(fit.message).toMatch(new RegExp(`^agent\\.contextTokens: this run will not fit: it needs ${formatBytes(fit.plan.total).replace('.', '\\.')} at its peak \\(a training step\\) but the CPU backend's bound is 4\\.00 GiB`));
+    expect(fit.message).toMatch(/Planned: weights [\d.]+ MiB, gradients [\d.]+ MiB, AdamW m \+ v [\d.]+ MiB, activations \(16 rows × 131328 tokens\) [\d.]+ GiB, logits [\d.]+ MiB, KV cache \(8 episodes × 131328 positions\) [\d.]+ GiB\./);
+    const fixes = [...fit.message.matchAll(/lower ([\w.]+) to (\d+)/g)].map((m) => [m[1]!, Number(m[2])] as const);
+    expect(fixes.map(([field]) => field)).toContain('agent.contextTokens');
+    for (const [field, value] of fixes) {
+      expect(checkRunFit({ ...f, [field]: value }, budget).ok, `${field} = ${value}`).toBe(true);
+      expect(checkRunFit({ ...f, [field]: value + 1 }, budget).ok, `${field} = ${value + 1}`).toBe(false);
+    }
+    // Even nano does not hold 131 k positions per episode: no smaller model is offered.
+    expect(fit.message).not.toMatch(/model\.preset/);
+    const shorter = checkRunFit(flat('tiny', { 'agent.contextTokens': 8192 }), budget);
+    expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset nano or micro\.$/);
+  });
+
+  it('checks a WebGPU adapter per buffer only, naming the limit', () => {
+    const limits = { maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 1 * GiB };
+    expect(webgpuMemoryBudget(limits)).toMatchObject({ backend: 'webgpu', bufferBytes: GiB, bufferLimit: 'maxStorageBufferBindingSize' });
+    const f = flat('tiny', { 'agent.contextTokens': 131072 });
+    const fit = checkRunFit(f, webgpuMemoryBudget(limits));
+    expect(fit.ok).toBe(false);
+    expect(!fit.ok && fit.message).toMatch(/its largest buffer bound whole, MLP activations \(B·T × F\), needs [\d.]+ GiB but the adapter allows 1\.00 GiB per buffer \(maxStorageBufferBindingSize\)/);
+    // Far more memory in all than the CPU bound, yet every buffer fits one binding: WebGPU does not refuse it.
+    const big = checkRunFit(flat('tiny', { 'agent.contextTokens': 16384 }), webgpuMemoryBudget(limits));
+    expect(big.ok).toBe(true);
+    expect(big.plan.total).toBeGreaterThan(4 * GiB);
+  });
+
+  it('bounds the CPU backend by 4 GiB, or half of a smaller device memory', () => {
+    expect(cpuMemoryBudget().memoryBytes).toBe(4 * GiB);
+    expect(cpuMemoryBudget(16).memoryBytes).toBe(4 * GiB);
+    expect(cpuMemoryBudget(4)).toMatchObject({ memoryBytes: 2 * GiB, memoryLimit: 'half of navigator.deviceMemory, 4 GiB' });
+  });
+
+  it('names model.preset when it cannot size the model, and plans a pretrained one from its config (LoRA by model.loraRank)', () => {
+    expect(() => checkRunFit(flat('micro', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, tiny\), so its size is not known here/);
+    const qwen = { ...MODEL_PRESETS.tiny.config, vocabSize: 151936, hiddenSize: 896, intermediateSize: 4864, numLayers: 24, numHeads: 14, numKvHeads: 2, headDim: 64 };
+    const f = flat('micro', { 'model.preset': 'idb:models/Qwen/Qwen2.5-0.5B', 'model.loraRank': 8 });
+    const fit = checkRunFit(f, webgpuMemoryBudget({ maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 4 * GiB }), qwen);
+    expect(fit.options).toMatchObject({ training: 'lora', loraRank: 8 });
+    expect(fit.plan).toEqual(planMemory(qwen, fit.options));
+    expect(checkRunFit({ ...f, 'model.loraRank': 0 }, cpuMemoryBudget(), qwen).options.training).toBe('full');
+  });
+});
