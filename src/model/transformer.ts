@@ -35,7 +35,9 @@ interface LayerActs<T extends Tensor> {
 
 export interface ForwardState<T extends Tensor> {
   batch: PackedBatch<T>;
+  /** Every layer's activations; empty under recompute, where `inputs` keeps each layer's input x (N, C). */
   layers: LayerActs<T>[];
+  inputs?: T[];
   xFinal: T; rstdF: T; hF: T; logits: T; lse: T;
   /** (N): log p(target) and the entropy of each position's next-token distribution. */
   logp: T; entropy: T;
@@ -45,6 +47,8 @@ export class Transformer<T extends Tensor> {
   readonly c: ModelConfig;
   /** Modules (e.g. "self_attn.q_proj") that carry LoRA adapters, in every layer. */
   readonly adapted: ReadonlySet<string>;
+  /** The default of forward's `recompute` (the run config's model.recompute). */
+  recompute = false;
   constructor(
     readonly be: Backend<T>,
     config: ModelConfig,
@@ -167,20 +171,47 @@ export class Transformer<T extends Tensor> {
     return this.be.add(r.y, a.xMid, r.y);
   }
 
-  /** Hidden states after every layer and the final norm: (N, C). Keeps activations for backward. */
-  forward(batch: PackedBatch<T>): ForwardState<T> {
+  /**
+   * Hidden states after every layer and the final norm: (N, C). Keeps activations for backward, or
+   * with `recompute` only each layer's input (L·N·C floats instead of L·N·(4C + 3F + …)): the backward
+   * then rebuilds one layer's activations at a time from its input, with the same ops on the same
+   * values, so the gradients are bitwise those of the plain path, for about one more forward of compute.
+   */
+  forward(batch: PackedBatch<T>, opts: { recompute?: boolean } = {}): ForwardState<T> {
     const { be, c } = this;
+    const recompute = opts.recompute ?? this.recompute;
     let x = be.embedding(batch.ids, this.p('model.embed_tokens.weight'));
     const layers: LayerActs<T>[] = [];
+    const inputs: T[] = [];
     for (let i = 0; i < c.numLayers; i++) {
       const a = this.layerForward(i, x, batch.positions, batch.seg, batch.B, batch.T);
-      layers.push(a);
-      x = this.layerOut(i, a);
+      const next = this.layerOut(i, a);
+      if (recompute) inputs.push(x), this.freeLayer(a);
+      else layers.push(a);
+      x = next;
     }
     const { y: hF, rstd: rstdF } = be.rmsnorm(x, this.p('model.norm.weight'), c.rmsNormEps);
     const logits = be.matmul(hF, this.lmHead, { transB: true });
     const lp = be.logprobs(logits, batch.targets);
-    return { batch, layers, xFinal: x, rstdF, hF, logits, lse: lp.lse, entropy: lp.entropy, logp: lp.logp };
+    return { batch, layers, ...(recompute ? { inputs } : {}), xFinal: x, rstdF, hF, logits, lse: lp.lse, entropy: lp.entropy, logp: lp.logp };
+  }
+
+  /** Frees a layer's activations except its input x. */
+  private freeLayer(a: LayerActs<T>): void {
+    const { be } = this;
+    for (const t of [a.h1, a.rstd1, a.qRaw, a.kRaw, a.q, a.k, a.v, a.att, a.lse, a.xMid, a.h2, a.rstd2, a.g, a.u, a.s, ...Object.values(a.xa)]) be.free(t);
+    if (a.rstdQ) for (const t of [a.rstdQ, a.rstdK!, a.qNormed!, a.kNormed!]) be.free(t);
+  }
+
+  /** Layer i's activations rebuilt from its input (recompute), with the down projection's LoRA x·A. */
+  private relayer(i: number, x: T, batch: PackedBatch<T>): LayerActs<T> {
+    const a = this.layerForward(i, x, batch.positions, batch.seg, batch.B, batch.T);
+    if (this.adapted.has('mlp.down_proj')) {
+      const r = this.project(i, 'mlp.down_proj', a.s);
+      a.xa['mlp.down_proj'] = r.xa!;
+      this.be.free(r.y);
+    }
+    return a;
   }
 
   /**
@@ -205,7 +236,7 @@ export class Transformer<T extends Tensor> {
     for (const t of [dlogits, dhF, st.hF, st.rstdF, st.lse, st.entropy, st.logp]) be.free(t);
 
     for (let i = c.numLayers - 1; i >= 0; i--) {
-      const a = st.layers[i]!;
+      const a = st.inputs ? this.relayer(i, st.inputs[i]!, batch) : st.layers[i]!;
       const P = (n: string) => this.p(layerName(i, n));
       const back = (module: string, dy: T, x: T, into?: T, bias = false) => this.projectBackward(i, module, dy, x, a.xa[module], grads, into, bias);
       // MLP: x = xMid + s·Wdᵀ.
@@ -236,13 +267,12 @@ export class Transformer<T extends Tensor> {
       back('self_attn.v_proj', dvf, a.h1, dh1, c.qkvBias);
       be.rmsnormBackward(dh1, a.x, P('input_layernorm.weight'), a.rstd1, dw(layerName(i, 'input_layernorm.weight'), C), { accumulateDx: dx });
       for (const t of [ds, dgate, dup, dh2, datt, dq, dk, dv, dqPre, dkPre, dh1]) be.free(t);
-      for (const t of [a.h1, a.rstd1, a.qRaw, a.kRaw, a.q, a.k, a.v, a.att, a.lse, a.xMid, a.h2, a.rstd2, a.g, a.u, a.s, ...Object.values(a.xa)]) be.free(t);
-      if (a.rstdQ) for (const t of [a.rstdQ, a.rstdK!, a.qNormed!, a.kNormed!]) be.free(t);
+      this.freeLayer(a);
       if (i > 0) be.free(a.x); // layer 0's input is the embedding output, freed below
     }
     const gE = grads.get('model.embed_tokens.weight');
     if (gE) be.embeddingBackward(batch.ids, dx, gE);
-    be.free(st.layers[0]!.x);
+    be.free(st.inputs ? st.inputs[0]! : st.layers[0]!.x);
     be.free(st.xFinal);
     be.free(dx);
     for (const t of scratch) be.free(t);

@@ -59,7 +59,7 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   const batch = Math.max(1, ...batches), generateBatch = Math.max(...gens);
   return {
     // model.loraRank applies to pretrained models only (from-scratch presets train in full).
-    options: { batch, context, generateBatch, training: !batches.length ? 'none' : pretrained && n('model.loraRank') > 0 ? 'lora' : 'full', ...(pretrained && n('model.loraRank') > 0 ? { loraRank: n('model.loraRank') } : {}) },
+    options: { batch, context, generateBatch, training: !batches.length ? 'none' : pretrained && n('model.loraRank') > 0 ? 'lora' : 'full', ...(pretrained && n('model.loraRank') > 0 ? { loraRank: n('model.loraRank') } : {}), ...(f['model.recompute'] === true ? { recompute: true } : {}) },
     trainShape: batches.length ? `${batch} rows × ${context} tokens` : 'no gradient steps',
     generateShape: `${generateBatch} episodes × ${context} positions`,
   };

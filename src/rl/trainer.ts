@@ -123,7 +123,9 @@ async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, 
   }
   const params = uploadParams(env.be, config, values);
   if (lora) for (const [n, v] of values) if (n.includes('.lora_')) params.set(n, env.be.fromArray(v, loraShape(config, lora, n), n));
-  return { config, tokenizer, tokenizerFiles: files, model: new Transformer(env.be, config, params, lora), ...(lora ? { lora } : {}) };
+  const model = new Transformer(env.be, config, params, lora);
+  model.recompute = Boolean(cfg.model.recompute);
+  return { config, tokenizer, tokenizerFiles: files, model, ...(lora ? { lora } : {}) };
 }
 
 /** The shape of an adapter tensor by name: A (r, in), B (out, r). */
