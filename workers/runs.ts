@@ -6,7 +6,8 @@
 // (QuotaExceededError: the failed transaction wrote nothing, the previous checkpoint stands) and a lost
 // GPU device (paused at once; the old loop's later writes are refused, and Resume opens a new device);
 // their messages and the write fence are in run-halts.ts.
-// A run that will not fit its backend's memory (src/rl/fit.ts) is refused before it starts.
+// A run that will not fit its backend's memory (src/rl/fit.ts) is refused before it starts, and so is one
+// whose sandbox lives in the page (agent.sandbox webcontainer, page-sandboxes.ts) when the page cannot boot it.
 import type { Trajectory } from '../src/agent/trajectory.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
@@ -18,6 +19,7 @@ import { train, type PhaseRow } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
 import { deleteRun, getRunRecord, IdbRunStore, listRunRecords, openWebsweDb, updateRunRecord, type RunRecord, type RunStatus, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import { fencedStore, isQuotaError, lostStop, quotaStop } from './run-halts.ts';
+import { PageSandboxes } from './page-sandboxes.ts';
 import { isCachedModel, loadCachedModel } from './models.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
@@ -61,7 +63,11 @@ async function workerSandbox(): Promise<SandboxFactory> {
 function checkBrowserConfig(cfg: RunConfig): void {
   const sb = cfg.agent.sandbox;
   if (sb === 'node') throw new ConfigError('agent.sandbox: "node" runs real node processes, which only the CLI has; in the browser use "worker"');
-  if (sb === 'webcontainer') throw new ConfigError('agent.sandbox: WebContainers boot from the page, not from the trainer worker, and are not wired to training yet; use "worker"');
+}
+
+/** Refuse a run whose sandbox lives in the page (webcontainer) unless the page can boot it: the page says why not. */
+async function checkPageSandbox(cfg: RunConfig, pageSandboxes: PageSandboxes): Promise<void> {
+  if (cfg.agent.sandbox === 'webcontainer') await pageSandboxes.check('webcontainer');
 }
 
 export function runManager(openBackend: (choice: BackendChoice) => Promise<OpenedBackend>): RunApi {
@@ -72,6 +78,8 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
   let lastProgress: Progress | null = null;
   /** Why runs stopped by themselves, for when the store refused to record it (a full store). */
   const halts = new Map<string, NonNullable<Active['halted']>>();
+  /** WebContainer sandboxes, which the page makes (they cannot boot in a worker) and episodes drive from here. */
+  const pageSandboxes = new PageSandboxes();
 
   const emit = (e: RunEvent) => {
     for (const l of listeners) {
@@ -158,7 +166,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       if (!rec.checkpoint) await store.truncateMetrics(0);
       emit({ type: 'log', run: name, message: 'loading tasks, backend and sandbox' });
       const [opened, sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
-        openBackend(choice), workerSandbox(),
+        openBackend(choice), cfg.agent.sandbox === 'webcontainer' ? pageSandboxes.factory('webcontainer') : workerSandbox(),
         loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty),
         loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty),
         // A model cached in the Model view (model.preset = idb:models/<id>).
@@ -216,6 +224,10 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
   };
 
   return {
+    async provideSandbox(kind, provider) {
+      pageSandboxes.provide(kind, provider);
+    },
+
     async watch(listener) {
       listeners.add(listener);
       return { run: active?.name ?? null, progress: active ? lastProgress : null };
@@ -238,6 +250,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       if (await getRunRecord(db, name)) throw new ConfigError(`name: a run named "${name}" already exists in this browser; choose another name or resume it`);
       const choice = req.backend ?? 'auto';
       checkMemory(cfg, (await openBackend(choice)).budget);
+      await checkPageSandbox(cfg, pageSandboxes);
       let store: IdbRunStore;
       try {
         store = await IdbRunStore.open(db, name, { status: 'running', preset: req.preset });
@@ -269,6 +282,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const runJson = await store.readJson<{ backend?: BackendChoice }>('run.json');
       const choice = backend ?? runJson?.backend ?? 'auto';
       checkMemory(cfg, (await openBackend(choice)).budget);
+      await checkPageSandbox(cfg, pageSandboxes);
       if (runJson && runJson.backend !== choice) await store.writeJson('run.json', { ...runJson, backend: choice });
       await launch(db, store, cfg, choice);
       return summarise(db, (await getRunRecord(db, name))!, await heldLocks());

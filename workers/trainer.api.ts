@@ -11,6 +11,7 @@ import type { MemoryBudget } from '../src/rl/fit.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
+import type { FileMap, Sandbox, SandboxOptions } from '../src/sandbox/types.ts';
 
 export type { RunStatus };
 
@@ -69,6 +70,17 @@ export type RunEvent =
 
 export type RunListener = (e: RunEvent) => void;
 
+/** Sandboxes that only a page can make: WebContainers boot from the page, never from a worker. */
+export type PageSandboxKind = 'webcontainer';
+
+/** What the page gives the worker (wrapped with Comlink.proxy) for a PageSandboxKind; workers/page-sandboxes.ts uses it. */
+export interface PageSandboxProvider {
+  /** Boot the page's sandbox host (once), or reject with why it cannot (the run is then refused). */
+  ready(): Promise<void>;
+  /** A sandbox in the page, returned wrapped with Comlink.proxy: the worker calls its methods through comlink. */
+  create(files: FileMap, options?: SandboxOptions): Promise<Sandbox>;
+}
+
 /** One episode in a step's list (the trajectory without its turns and token arrays). */
 export interface TrajectorySummary {
   index: number;
@@ -100,6 +112,9 @@ export interface TrainerApi {
   /** Continue a paused, stopped or interrupted run from its last checkpoint (from the start if it has none),
    *  on `backend`, or else the backend choice it last started with (run.json). */
   resumeRun(name: string, backend?: BackendChoice): Promise<RunSummary>;
+  /** The page's sandboxes of `kind`, given once as the page loads (src/app/client.ts): runs whose
+   *  agent.sandbox is `kind` run their episodes there, and are refused when `provider.ready()` fails. */
+  provideSandbox(kind: PageSandboxKind, provider: PageSandboxProvider): Promise<void>;
   /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
   /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */

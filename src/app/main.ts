@@ -2,6 +2,7 @@
 // section the trainer worker reports. Exposes the worker API as `window.webswe` for the browser tests.
 import { ENABLE_WEBGPU_HELP } from '../gpu/adapter.browser.ts';
 import type { FileMap, Sandbox, SandboxOptions } from '../sandbox/types.ts';
+import type { WebContainerApi } from '../sandbox/webcontainer.browser.ts';
 import { trainer } from './client.ts';
 import { el } from './dom.ts';
 import { renderGpuInfo } from './gpu-info.ts';
@@ -24,7 +25,13 @@ const sandboxes = {
 };
 /** The IndexedDB run store module, loaded on first use (the browser tests check it from the page). */
 const idb = () => import('../store/idb.browser.ts');
-(window as unknown as { webswe: unknown }).webswe = { trainer, sandboxes, idb };
+/**
+ * Test-only: boot this page's WebContainers (the `webcontainer` sandboxes above and those of training runs)
+ * from a stand-in for @webcontainer/api's `WebContainer` (an object with `boot()`), since the browser tier
+ * cannot reach stackblitz.com; null goes back to the real one (test/browser/webcontainer-run.test.ts).
+ */
+const useWebContainerApi = async (api: WebContainerApi | null): Promise<void> => (await import('../sandbox/webcontainer.browser.ts')).useWebContainerApi(api);
+(window as unknown as { webswe: unknown }).webswe = { trainer, sandboxes, idb, useWebContainerApi };
 
 type View = (root: HTMLElement) => () => void;
 

@@ -5,6 +5,9 @@
 // booted again (said in the output; every episode re-mounts its files). Needs stackblitz.com and a
 // cross-origin-isolated page; boot errors become messages that say which (offline, cookies, COOP/COEP).
 // The container is injected (BootFn), so test/unit/sandbox/webcontainer.test.ts drives it with a stand-in.
+// Training runs use the page's container too: the trainer worker creates these sandboxes through a comlink
+// proxy of the page (workers/page-sandboxes.ts, src/app/client.ts); the browser tier boots a stand-in
+// through useWebContainerApi (test/browser/webcontainer-run.test.ts).
 import { applyDiffTo, makeDiff } from './patch.ts';
 import {
   CommandError,
@@ -102,6 +105,9 @@ export function bootErrorMessage(e: unknown, env: { crossOriginIsolated?: boolea
     return `WebContainers need a cross-origin-isolated page (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); serve the app with \`webswe serve\` or \`npm start\`, which send them, ${fallback}`;
   }
   if (env.onLine === false) return `WebContainers load their runtime from stackblitz.com and this browser is offline; connect to the network, ${fallback}`;
+  if (/single WebContainer instance|more instances/i.test(msg)) {
+    return `the WebContainer could not start: another one is running (${msg}); a page holds one at a time, so close the other tabs or pages that use WebContainers and reload this one, ${fallback}`;
+  }
   if (/cookie|storage|third.?party|partition/i.test(msg)) {
     return `the WebContainer could not start: the browser blocks third-party cookies or storage for stackblitz.com (${msg}); allow them for this site, ${fallback}`;
   }
@@ -478,10 +484,36 @@ class OutputParser {
   }
 }
 
-/** The real thing: @webcontainer/api, loaded on first use (it needs stackblitz.com). */
+/** What boots a page's container: @webcontainer/api's `WebContainer` class, or a stand-in with its `boot`. */
+export interface WebContainerApi {
+  boot(options: { coep: 'require-corp'; workdirName: string }): Promise<WcContainer>;
+}
+const BOOT_OPTIONS = { coep: 'require-corp', workdirName: 'webswe' } as const;
+/** The page that WebContainer.boot loads in a hidden iframe (@webcontainer/api's default editor origin). */
+const STACKBLITZ_HEADLESS = 'https://stackblitz.com/headless';
+/** Set by useWebContainerApi (browser tests only): the page boots this instead of @webcontainer/api. */
+let standIn: WebContainerApi | null = null;
+
+/**
+ * Whether stackblitz.com answers, asked before booting: offline, WebContainer.boot waits forever for its
+ * iframe (navigator.onLine stays true on a machine with a network card but no route), so without this a
+ * run would wait out the boot time limit. A no-cors request passes the page's COEP exactly when the boot
+ * iframe's navigation would (same URL, same CORP check); its answer is opaque, which is all we need.
+ */
+async function reachStackBlitz(): Promise<void> {
+  try {
+    await fetch(STACKBLITZ_HEADLESS, { mode: 'no-cors', cache: 'no-store', credentials: 'omit' });
+  } catch (e) {
+    throw new Error(`${new URL(STACKBLITZ_HEADLESS).origin} is unreachable: ${(e as Error).message}`);
+  }
+}
+
+/** The real thing: @webcontainer/api, loaded on first use (it needs stackblitz.com), unless a stand-in is in use. */
 export const bootWebContainer: BootFn = async () => {
+  if (standIn) return standIn.boot(BOOT_OPTIONS);
+  await reachStackBlitz();
   const { WebContainer } = await import('@webcontainer/api');
-  return (await WebContainer.boot({ coep: 'require-corp', workdirName: 'webswe' })) as unknown as WcContainer;
+  return (await WebContainer.boot(BOOT_OPTIONS)) as unknown as WcContainer;
 };
 
 /** A SandboxFactory over a given container (tests pass a stand-in's boot function). */
@@ -490,5 +522,28 @@ export const webContainerFactory =
   (files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> =>
     WebContainerSandbox.create(files, options, deps);
 
+const PAGE: WebContainerDeps = { boot: bootWebContainer };
+
 /** The WebContainer sandbox of this page. */
-export const createWebContainerSandbox = webContainerFactory({ boot: bootWebContainer });
+export const createWebContainerSandbox = webContainerFactory(PAGE);
+
+/** Why this page cannot boot a WebContainer, judged without booting one (null: it may; only a boot tells). */
+export function webContainerUnavailable(): string | null {
+  const env = defaultEnvironment();
+  return env.crossOriginIsolated === false || env.onLine === false ? bootErrorMessage(undefined, env) : null;
+}
+
+/** Boot this page's container (once; later calls share it), or reject with the reason it cannot, in words. */
+export async function readyWebContainer(): Promise<void> {
+  await hostFor(PAGE).get();
+}
+
+/**
+ * Test-only (the browser tier has no network): the page's WebContainer sandboxes boot `api` from now on
+ * (null: @webcontainer/api again). A container already booted is torn down, so the next use boots the new one.
+ * The page exposes it as `window.webswe.useWebContainerApi` (src/app/main.ts).
+ */
+export async function useWebContainerApi(api: WebContainerApi | null): Promise<void> {
+  standIn = api;
+  await hostFor(PAGE).reboot();
+}

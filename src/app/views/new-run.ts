@@ -11,6 +11,7 @@ import { BROWSER_DEFAULTS, type BackendChoice } from '../../../workers/trainer.a
 import { trainer } from '../client.ts';
 import { el, errorText, heading, runHref } from '../dom.ts';
 import { askPersistence } from '../storage.ts';
+import { sandboxChoice } from './sandbox-choice.ts';
 
 const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
 const SECTIONS: Record<string, string> = {
@@ -116,6 +117,9 @@ export function renderNewRun(root: HTMLElement): () => void {
     inputs.set(spec.path, { spec, e, doc });
     fs.append(el('div', { class: 'field' }, el('label', { for: e.id }, spec.path), e, doc));
   }
+  // agent.sandbox: worker (offline), webcontainer only where this page can boot one (it says why not).
+  const sandboxIn = inputs.get('agent.sandbox')?.e;
+  if (sandboxIn instanceof HTMLSelectElement) sandboxChoice(sandboxIn);
   const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
   const memory = memoryEstimate();
   form.append(memory.element, errorBox, el('div', { class: 'controls' }, submit));
