@@ -100,6 +100,12 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     await page.waitForSelector('#task-list[data-count="3"]');
     expect(await page.$$eval('#task-list tr[data-task]', (trs) => trs.map((tr) => tr.getAttribute('data-task')))).toEqual(['mine__1', 'mine__2', 'mine__3']);
     expect(await page.textContent('#task-sets')).toContain('mine.jsonl (imported)');
+    // The New run form suggests it for tasks.train and tasks.test, beside the bundled sets.
+    await page.goto(`${baseUrl}#/new`);
+    await page.waitForSelector('#task-set-choices option[value="idb:tasks/mine.jsonl"]', { state: 'attached' });
+    expect(await page.$$eval('#task-set-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['public/tasks/train.jsonl', 'public/tasks/test.jsonl', 'idb:tasks/mine.jsonl']);
+    expect(await page.getAttribute('#field-tasks-test', 'list')).toBe('task-set-choices');
+    expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['nano', 'micro', 'tiny']);
   });
 
   it('trains a nano run on the imported set and downloads its episodes as ATIF JSON and SFT JSONL', async () => {

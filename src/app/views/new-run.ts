@@ -4,6 +4,7 @@
 // budget of the backend the run would use, and a run that will not fit is refused with its numbers.
 // Starting a run asks the browser to keep this site's storage (navigator.storage.persist).
 import { formatBytes } from '../../model/planner.ts';
+import { MODEL_PRESETS } from '../../model/presets.ts';
 import { ConfigError, FIELDS, flattenConfig, resolveConfig, type ConfigValue, type FieldSpec } from '../../rl/config.ts';
 import { checkRunFit, planParts, type MemoryBudget, type RunFit } from '../../rl/fit.ts';
 import { RUN_PRESETS } from '../../rl/presets.ts';
@@ -120,6 +121,16 @@ export function renderNewRun(root: HTMLElement): () => void {
   // agent.sandbox: worker (offline), webcontainer only where this page can boot one (it says why not).
   const sandboxIn = inputs.get('agent.sandbox')?.e;
   if (sandboxIn instanceof HTMLSelectElement) sandboxChoice(sandboxIn);
+  // Suggestions for the fields that name something this browser has: model presets and models cached in
+  // the Model view (idb:models/<id>), the bundled task sets and imported ones (idb:tasks/<name>).
+  const suggest = (id: string, paths: string[], values: () => Promise<string[]>) => {
+    const list = el('datalist', { id });
+    form.append(list);
+    for (const p of paths) inputs.get(p)?.e.setAttribute('list', id);
+    void values().then((vs) => list.replaceChildren(...vs.map((v) => el('option', { value: v }))), () => undefined);
+  };
+  suggest('model-choices', ['model.preset'], async () => [...Object.keys(MODEL_PRESETS), ...(await trainer.listModels()).map((m) => m.path)]);
+  suggest('task-set-choices', ['tasks.train', 'tasks.test'], async () => ['public/tasks/train.jsonl', 'public/tasks/test.jsonl', ...(await trainer.listTaskSets()).map((t) => t.path)]);
   const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
   const memory = memoryEstimate();
   form.append(memory.element, errorBox, el('div', { class: 'controls' }, submit));
