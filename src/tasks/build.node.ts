@@ -77,8 +77,9 @@ Check them with \`npx webswe tasks validate public/tasks/test.jsonl\` (and \`tra
 - **Order.** Each operator's mutants are shuffled with \`Rng(hash(seed:library))\` and dealt out round-robin over
   the operators, so every operator is tried early.
 - **Kept only when validated** in the node sandbox: at least one test fails (FAIL_TO_PASS), at least one passes
-  (PASS_TO_PASS), every test is still reported, three runs agree, no run hits the time limit (a candidate that does
-  is tried once more with twice the limit, so a stall under load is not taken for a hang), and the gold patch
+  (PASS_TO_PASS), every test is still reported, three runs agree, no run hits the time limit (the test process's
+  CPU time, which load does not stretch, so a loaded machine builds the same sets; a candidate that hits it is
+  tried once more with twice the limit), and the gold patch
   applied in the sandbox gives back the library's own files, whose tests pass three times out of three (checked
   once per library). A mutant no test notices is an equivalent mutant and is dropped.
 - **Tiers.** \`easy\`: one mutant. \`hard\`: two kept mutants of the same library on different lines, combined and

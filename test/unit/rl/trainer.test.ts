@@ -1,4 +1,4 @@
-// The pipeline driver with the nano preset on the CPU backend and real node sandboxes: a second
+// The pipeline driver with the nano preset on the fast CPU backend and real node sandboxes: a second
 // run with the same seed writes identical metrics, and when it is stopped after its first DAPO
 // iteration and resumed from the checkpoint it ends with the same metrics as the uninterrupted one
 // (timings aside: they are wall-clock and kept apart in `timing`).
@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { train } from '../../../src/rl/trainer.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
@@ -26,7 +26,7 @@ async function run(stopAfterDapo?: number, dir = mkdtempSync(join(tmpdir(), 'web
   const store = await FileRunStore.open(dir);
   let dapoRows = 0;
   const r = await train(cfg, {
-    be: new CpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
+    be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
     events: { metrics: (rows) => (dapoRows += rows.filter((x) => x.phase === 'dapo').length), shouldStop: () => stopAfterDapo !== undefined && dapoRows >= stopAfterDapo },
   });
   return { r, dir, metrics: (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values })) };
