@@ -27,7 +27,8 @@ function bf16Headers(c: ModelConfig): Map<string, TensorInfo> {
     return [s.name, t];
   }));
 }
-const run = { preset: 'micro', flat: flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides, BROWSER_DEFAULTS)) };
+// The micro preset with its context pinned (the figures below are for 2048 + 160 tokens, whatever the preset's tuning).
+const run = { preset: 'micro', flat: flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides, BROWSER_DEFAULTS, { 'agent.contextTokens': 2048 })) };
 const MiB = 2 ** 20;
 const gpu = (binding: number, features: string[] = []): GpuFacts =>
   ({ ok: true, adapter: 'test adapter', fallback: false, limits: { maxBufferSize: 2 * binding, maxStorageBufferBindingSize: binding }, features });
