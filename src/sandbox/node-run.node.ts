@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CappedText } from './runs.ts';
 import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
 
 /** The reporter module; the confined process is allowed to read this one file outside the repo. */
@@ -67,27 +68,6 @@ export function nodeArgs(spec: NodeRunSpec): string[] {
     '--test-reporter-destination=stderr', // it writes nothing there: its lines go to fd 3
     ...spec.args,
   ];
-}
-
-/** Keeps the first `limit` characters and counts the rest. */
-class CappedText {
-  private parts: string[] = [];
-  private kept = 0;
-  dropped = 0;
-  constructor(private readonly limit: number) {}
-  push(s: string): void {
-    const room = this.limit - this.kept;
-    if (room > 0) {
-      const piece = s.length <= room ? s : s.slice(0, room);
-      this.parts.push(piece);
-      this.kept += piece.length;
-    }
-    this.dropped += Math.max(0, s.length - Math.max(room, 0));
-  }
-  text(): string {
-    const t = this.parts.join('');
-    return this.dropped ? `${t}\n[output truncated: ${this.dropped} more characters not shown]\n` : t;
-  }
 }
 
 /** The sandbox folder is an implementation detail: show repo-relative paths, as other sandboxes do. */

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyDiffTo, makeDiff } from './patch.ts';
 import { runNode } from './node-run.node.ts';
+import { parseNodeCommand, runTestFiles } from './runs.ts';
 import {
-  CommandError,
-  exactNamePattern,
   isTestFile,
   PathError,
   resolveRepoPath,
@@ -22,8 +21,6 @@ import {
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 
-/** Node options a command may use before its script; anything else could lift the confinement. */
-const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
 
 export class NodeSandbox implements Sandbox {
   readonly kind = 'node';
@@ -116,44 +113,16 @@ export class NodeSandbox implements Sandbox {
   async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
     // Wall time is shared by the files; CPU time is each file's own (one process per file).
-    const deadline = this.opts.clock === 'cpu' ? Infinity : performance.now() + limitMs;
-    const names = options.names ? new Set(options.names) : undefined;
-    // Node 20 matches --test-name-pattern against a test's own name: select by the last " > " part
-    // (anchored at the end only, in case a name itself holds " > "), then keep the exact full names.
-    const filter = options.names?.length ? [`--test-name-pattern=${exactNamePattern(options.names.map((n) => n.split(' > ').pop()!)).slice(1)}`] : [];
-    const runs: RunResult[] = [];
-    for (const f of files) {
-      const { rel } = await this.resolve(f);
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
-        break;
-      }
-      const r = await this.run([...filter, rel], Math.min(left, limitMs), { file: rel, limitMs });
-      runs.push(r);
-      if (r.timedOut) break;
-    }
-    const result = mergeRuns(runs, this.opts.outputLimit);
-    if (names) result.tests = result.tests.filter((t) => names.has(t.fullName));
-    return result;
+    return runTestFiles(files, options, { limitMs, outputLimit: this.opts.outputLimit, shareLimit: this.opts.clock !== 'cpu' }, async (f) => (await this.resolve(f)).rel, (rel, left, pattern) =>
+      this.run([...(pattern !== undefined ? [`--test-name-pattern=${pattern}`] : []), rel], left, { file: rel, limitMs }));
   }
 
   async exec(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-    const [cmd, ...args] = argv;
-    if (cmd !== 'node') throw new CommandError(`only \`node\` runs in this sandbox (got ${JSON.stringify(cmd ?? '')}); e.g. \`node test/lib.test.js\``);
-    if (args[0] === '--test') {
-      const given = args.slice(1);
-      if (given.some((a) => a.startsWith('-'))) throw new CommandError('`node --test` takes only test files here, no further options');
-      const files = given.length ? given : (await this.listFiles()).filter(isTestFile);
-      return this.runTests(files, options);
-    }
+    const c = parseNodeCommand(argv);
+    if (c.kind === 'tests') return this.runTests(c.files ?? (await this.listFiles()).filter(isTestFile), options);
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
-    if (args[0] !== undefined && EVAL_FLAGS.includes(args[0])) return this.run(args, timeoutMs);
-    if (args[0] === undefined || args[0].startsWith('-')) {
-      throw new CommandError(`node options are not available in the sandbox (got ${JSON.stringify(args[0] ?? 'no script')}); run \`node FILE [ARGS]\`, \`node --test [FILES]\` or \`node -e CODE\``);
-    }
-    const { rel } = await this.resolve(args[0]);
-    return this.run([rel, ...args.slice(1)], timeoutMs);
+    if (c.kind === 'eval') return this.run(c.args, timeoutMs);
+    return this.run([(await this.resolve(c.script)).rel, ...c.args], timeoutMs);
   }
 
   private run(args: string[], timeoutMs: number, extra: { file?: string; limitMs?: number } = {}): Promise<RunResult> {
@@ -182,24 +151,6 @@ export class NodeSandbox implements Sandbox {
     this.disposed = true;
     await rm(this.root, { recursive: true, force: true });
   }
-}
-
-/** Several test files' runs as one result: tests in file order, outputs joined under one cap. */
-function mergeRuns(runs: RunResult[], outputLimit: number): RunResult {
-  if (runs.length === 1) return { ...runs[0]! };
-  const joined = runs.map((r) => r.output).join('');
-  const cut = joined.length > outputLimit;
-  const timed = runs.find((r) => r.timedOut);
-  const result: RunResult = {
-    tests: runs.flatMap((r) => r.tests),
-    output: cut ? `${joined.slice(0, outputLimit)}\n[output truncated: ${joined.length - outputLimit} more characters not shown]\n` : joined,
-    exitCode: timed ? null : (runs.find((r) => r.exitCode !== 0)?.exitCode ?? 0),
-    timedOut: timed !== undefined,
-    truncated: cut || runs.some((r) => r.truncated),
-    durationMs: runs.reduce((s, r) => s + r.durationMs, 0),
-  };
-  if (timed?.running) result.running = timed.running;
-  return result;
 }
 
 export const createNodeSandbox = (files: FileMap, options?: SandboxOptions): Promise<Sandbox> => NodeSandbox.create(files, options);

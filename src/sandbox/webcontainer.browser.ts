@@ -10,8 +10,6 @@
 // through useWebContainerApi (test/browser/webcontainer-run.test.ts).
 import { applyDiffTo, makeDiff } from './patch.ts';
 import {
-  CommandError,
-  exactNamePattern,
   formatTestReport,
   isTestFile,
   resolveRepoPath,
@@ -24,7 +22,7 @@ import {
   type TestResult,
   type TestStatus,
 } from './types.ts';
-import { mergeRuns } from './worker/results.ts';
+import { parseNodeCommand, runTestFiles } from './runs.ts';
 
 /** The part of @webcontainer/api's WebContainer this adapter uses. */
 export interface WcProcess {
@@ -91,7 +89,6 @@ reporter.on('pipe', (source) => { direct = true; for (const t of ['test:dequeue'
 export default reporter;
 `;
 
-const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
 const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -300,40 +297,16 @@ export class WebContainerSandbox implements Sandbox {
 
   async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
-    const deadline = performance.now() + limitMs;
-    const names = options.names ? new Set(options.names) : undefined;
-    const filter = options.names?.length ? [`--test-name-pattern=${exactNamePattern(options.names.map((n) => n.split(' > ').pop()!)).slice(1)}`] : [];
-    const runs: RunResult[] = [];
-    for (const f of files) {
-      const { rel } = this.abs(f);
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
-        break;
-      }
-      const r = await this.run([...filter, rel], left, { file: rel, limitMs });
-      runs.push(r);
-      if (r.timedOut) break;
-    }
-    const result = mergeRuns(runs, this.opts.outputLimit);
-    if (names) result.tests = result.tests.filter((t) => names.has(t.fullName));
-    return result;
+    return runTestFiles(files, options, { limitMs, outputLimit: this.opts.outputLimit }, (f) => this.abs(f).rel, (rel, left, pattern) =>
+      this.run([...(pattern !== undefined ? [`--test-name-pattern=${pattern}`] : []), rel], left, { file: rel, limitMs }));
   }
 
   async exec(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-    const [cmd, ...args] = argv;
-    if (cmd !== 'node') throw new CommandError(`only \`node\` runs in this sandbox (got ${JSON.stringify(cmd ?? '')}); e.g. \`node test/lib.test.js\``);
-    if (args[0] === '--test') {
-      const given = args.slice(1);
-      if (given.some((a) => a.startsWith('-'))) throw new CommandError('`node --test` takes only test files here, no further options');
-      return this.runTests(given.length ? given : (await this.listFiles()).filter(isTestFile), options);
-    }
+    const c = parseNodeCommand(argv);
+    if (c.kind === 'tests') return this.runTests(c.files ?? (await this.listFiles()).filter(isTestFile), options);
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
-    if (args[0] !== undefined && EVAL_FLAGS.includes(args[0])) return this.run(args, timeoutMs);
-    if (args[0] === undefined || args[0].startsWith('-')) {
-      throw new CommandError(`node options are not available in the sandbox (got ${JSON.stringify(args[0] ?? 'no script')}); run \`node FILE [ARGS]\`, \`node --test [FILES]\` or \`node -e CODE\``);
-    }
-    return this.run([this.abs(args[0]).rel, ...args.slice(1)], timeoutMs);
+    if (c.kind === 'eval') return this.run(c.args, timeoutMs);
+    return this.run([this.abs(c.script).rel, ...c.args], timeoutMs);
   }
 
   /** One `node` process in the episode's repo folder: output parsed, time limit enforced. */

@@ -2,6 +2,7 @@
 // and `process` the repository's code sees, loads the entry module (loader.ts) with node:test and
 // node:assert shimmed, runs the registered tests (node-test.ts) and streams events to the host, paths
 // shown repo-relative. Core code: the host (runner.worker.ts, or a test) supplies what is global.
+import { EVAL_FLAGS } from '../runs.ts';
 import { createAssert, setCallSiteSource } from './assert.ts';
 import { format, inspect } from './inspect.ts';
 import { LoadError, ModuleLoader } from './loader.ts';
@@ -28,7 +29,6 @@ type G = Record<string, unknown> & Timers;
 
 const SHIMS = '__webswe_shims__';
 const IMPORT_HOOK = '__webswe_import__';
-const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
 /** The version `process.version` reports: the Node line the node sandbox runs on. */
 const NODE_VERSION = 'v20.0.0-webswe';
 

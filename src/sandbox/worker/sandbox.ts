@@ -5,8 +5,6 @@
 // Core code: no DOM, no Node; the runners come from a RunnerFactory.
 import { applyDiffTo, makeDiff } from '../patch.ts';
 import {
-  CommandError,
-  exactNamePattern,
   formatTestReport,
   isTestFile,
   resolveRepoPath,
@@ -18,11 +16,10 @@ import {
   type SandboxOptions,
   type TestResult,
 } from '../types.ts';
-import { CappedText, mergeRuns } from './results.ts';
+import { CappedText, parseNodeCommand, runTestFiles } from '../runs.ts';
 import type { RunJob, RunnerFactory } from './protocol.ts';
 
 /** Node options a command may use before its script (as in the node sandbox). */
-const EVAL_FLAGS = ['-e', '--eval', '-p', '--print'];
 
 export class WorkerSandbox implements Sandbox {
   readonly kind = 'worker';
@@ -102,42 +99,16 @@ export class WorkerSandbox implements Sandbox {
 
   async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
-    const deadline = performance.now() + limitMs;
-    const names = options.names ? new Set(options.names) : undefined;
-    // As the node sandbox: select by each name's last " > " part, then keep the exact full names.
-    const namePattern = options.names?.length ? exactNamePattern(options.names.map((n) => n.split(' > ').pop()!)).slice(1) : undefined;
-    const runs: RunResult[] = [];
-    for (const f of files) {
-      const rel = this.resolve(f);
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        runs.push({ tests: [], output: `[not run: the time limit was reached before ${rel}]\n`, exitCode: null, timedOut: true, truncated: false, durationMs: 0 });
-        break;
-      }
-      const r = await this.run([rel], left, { file: rel, limitMs, ...(namePattern !== undefined ? { namePattern } : {}) });
-      runs.push(r);
-      if (r.timedOut) break;
-    }
-    const result = mergeRuns(runs, this.opts.outputLimit);
-    if (names) result.tests = result.tests.filter((t) => names.has(t.fullName));
-    return result;
+    return runTestFiles(files, options, { limitMs, outputLimit: this.opts.outputLimit }, (f) => this.resolve(f), (rel, left, namePattern) =>
+      this.run([rel], left, { file: rel, limitMs, ...(namePattern !== undefined ? { namePattern } : {}) }));
   }
 
   async exec(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-    const [cmd, ...args] = argv;
-    if (cmd !== 'node') throw new CommandError(`only \`node\` runs in this sandbox (got ${JSON.stringify(cmd ?? '')}); e.g. \`node test/lib.test.js\``);
-    if (args[0] === '--test') {
-      const given = args.slice(1);
-      if (given.some((a) => a.startsWith('-'))) throw new CommandError('`node --test` takes only test files here, no further options');
-      const files = given.length ? given : (await this.listFiles()).filter(isTestFile);
-      return this.runTests(files, options);
-    }
+    const c = parseNodeCommand(argv);
+    if (c.kind === 'tests') return this.runTests(c.files ?? (await this.listFiles()).filter(isTestFile), options);
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
-    if (args[0] !== undefined && EVAL_FLAGS.includes(args[0])) return this.run(args, timeoutMs);
-    if (args[0] === undefined || args[0].startsWith('-')) {
-      throw new CommandError(`node options are not available in the sandbox (got ${JSON.stringify(args[0] ?? 'no script')}); run \`node FILE [ARGS]\`, \`node --test [FILES]\` or \`node -e CODE\``);
-    }
-    return this.run([this.resolve(args[0]), ...args.slice(1)], timeoutMs);
+    if (c.kind === 'eval') return this.run(c.args, timeoutMs);
+    return this.run([this.resolve(c.script), ...c.args], timeoutMs);
   }
 
   /** One runner for `node ARGS`: events in, the result out; terminated at the limit. */
