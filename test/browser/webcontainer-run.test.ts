@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { REPORTER_MARK } from '../../src/sandbox/webcontainer.browser.ts';
+import { REPORTER_MARK } from '../../src/sandbox/webcontainer-output.ts';
 import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);

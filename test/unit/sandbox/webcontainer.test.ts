@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { FileMap, RunResult } from '../../../src/sandbox/types.ts';
-import { bootErrorMessage, stripAnsi, webContainerFactory, type BootFn, type WcContainer, type WcProcess, type WcTree } from '../../../src/sandbox/webcontainer.browser.ts';
+import { stripAnsi } from '../../../src/sandbox/webcontainer-output.ts';
+import { bootErrorMessage, webContainerFactory, type BootFn, type WcContainer, type WcProcess, type WcTree } from '../../../src/sandbox/webcontainer.browser.ts';
 
 const HEAD = "import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\n";
 const files: FileMap = {

@@ -1,0 +1,100 @@
+// The WebContainer sandbox's side of a test run inside the container: the node:test reporter script
+// the container's node loads (one marked JSON line per test event, on stdout), and the parser that
+// splits the terminal's combined output into the program's text (capped) and those results. Core code.
+import { CappedText } from './runs.ts';
+import type { TestResult, TestStatus } from './types.ts';
+
+/** The reporter the container's node loads: one marked JSON line per test event, on stdout. */
+export const REPORTER_MARK = '\u001eWEBSWE ';
+export const WEBCONTAINER_REPORTER = `// webswe: node:test reporter for the WebContainer sandbox (see src/sandbox/webcontainer.browser.ts)
+import { Transform } from 'node:stream';
+const MARK = ${JSON.stringify(REPORTER_MARK)};
+const send = (o) => process.stdout.write(MARK + JSON.stringify(o) + '\\n');
+const errorText = (err) => { if (!err) return undefined; const inner = err.cause ?? err; return String(inner?.message ?? inner); };
+const reported = [];
+const running = [];
+function onEvent({ type, data }) {
+  if (type === 'test:dequeue') { running.length = data.nesting; running.push(data.name); send({ e: 'running', path: [...running] }); }
+  else if (type === 'test:start') { reported.length = data.nesting; reported.push(data.name); }
+  else if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
+    const path = [...reported.slice(0, data.nesting), data.name];
+    const todo = data.todo !== undefined && data.todo !== false;
+    const skip = data.skip !== undefined && data.skip !== false;
+    const status = todo ? 'todo' : skip ? 'skip' : type === 'test:pass' ? 'pass' : 'fail';
+    const reason = todo ? data.todo : skip ? data.skip : undefined;
+    const message = status === 'fail' ? errorText(data.details?.error) : typeof reason === 'string' ? reason : undefined;
+    send({ e: 'result', path, status, message, ms: data.details?.duration_ms });
+  }
+}
+let direct = false;
+const reporter = new Transform({ writableObjectMode: true, transform(event, _e, done) { if (!direct) onEvent(event); done(); } });
+reporter.on('pipe', (source) => { direct = true; for (const t of ['test:dequeue', 'test:start', 'test:pass', 'test:fail']) source.on(t, (data) => onEvent({ type: t, data })); });
+export default reporter;
+`;
+
+const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+export const stripAnsi = (s: string) => s.replace(ANSI, '');
+
+/** Splits the combined terminal output into the program's text and the reporter's marked lines. */
+export class OutputParser {
+  tests: TestResult[] = [];
+  running: string[] | undefined;
+  sawTests = false;
+  private readonly out: CappedText;
+  private pending = '';
+  constructor(
+    limit: number,
+    private readonly file?: string,
+  ) {
+    this.out = new CappedText(limit);
+  }
+
+  /** Characters of the program's text left out by the cap. */
+  get dropped(): number {
+    return this.out.dropped;
+  }
+
+  push(chunk: string): void {
+    const lines = (this.pending + stripAnsi(chunk).replace(/\r\n?/g, '\n')).split('\n');
+    this.pending = lines.pop()!;
+    for (const l of lines) this.line(l, true);
+  }
+
+  end(): void {
+    if (this.pending) this.line(this.pending, false);
+    this.pending = '';
+  }
+
+  private line(l: string, newline: boolean): void {
+    const at = l.indexOf(REPORTER_MARK);
+    if (at === -1) return this.keep(newline ? `${l}\n` : l);
+    if (at > 0) this.keep(l.slice(0, at)); // the program's text that shared the line
+    let r: { e?: string; path?: unknown; status?: string; message?: unknown; ms?: unknown };
+    try {
+      r = JSON.parse(l.slice(at + REPORTER_MARK.length)) as typeof r;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(r.path) || r.path.some((p) => typeof p !== 'string')) return;
+    const path = r.path as string[];
+    this.sawTests = true;
+    if (r.e === 'running') this.running = path;
+    else if (r.e === 'result' && STATUSES.includes(r.status!)) {
+      const t: TestResult = { fullName: path.join(' > '), status: r.status as TestStatus };
+      if (typeof r.message === 'string') t.message = r.message;
+      if (typeof r.ms === 'number') t.durationMs = r.ms;
+      if (this.file) t.file = this.file;
+      this.tests.push(t);
+    }
+  }
+
+  private keep(s: string): void {
+    this.out.push(s);
+  }
+
+  text(): string {
+    return this.out.text();
+  }
+}
