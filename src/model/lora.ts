@@ -64,6 +64,16 @@ export function loraModules(c: import('./config.ts').ModelConfig, l: LoraConfig)
   return out;
 }
 
+/** Every adapter tensor's shape by name: A (r, in), B (out, r). */
+export function adapterShapes(c: import('./config.ts').ModelConfig, l: LoraConfig): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const m of loraModules(c, l)) {
+    const n = adapterNames(m.module);
+    out.set(n.A, [l.rank, m.in]).set(n.B, [m.out, l.rank]);
+  }
+  return out;
+}
+
 /** Base weights with every adapter merged in (W' = W + s·B·A), for a plain checkpoint. */
 export function mergeAdapters(c: import('./config.ts').ModelConfig, l: LoraConfig, values: ReadonlyMap<string, Float32Array>): Map<string, Float32Array> {
   const out = new Map([...values].filter(([k]) => !k.includes('.lora_')));

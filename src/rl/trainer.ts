@@ -10,7 +10,7 @@ import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
 import type { LoadedModel } from '../model/load.ts';
-import { initAdapters, loraModules, mergeAdapters, parseLoraTargets, type LoraConfig } from '../model/lora.ts';
+import { adapterShapes, initAdapters, loraModules, mergeAdapters, parseLoraTargets, type LoraConfig } from '../model/lora.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
 import { MODEL_PRESETS as PRESETS, type ModelPreset } from '../model/presets.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
@@ -122,18 +122,12 @@ async function setupModel<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>, 
     for (const [n, v] of adapters) values.set(n, v);
   }
   const params = uploadParams(env.be, config, values);
-  if (lora) for (const [n, v] of values) if (n.includes('.lora_')) params.set(n, env.be.fromArray(v, loraShape(config, lora, n), n));
+  if (lora) for (const [n, shape] of adapterShapes(config, lora)) params.set(n, env.be.fromArray(values.get(n)!, shape, n));
   const model = new Transformer(env.be, config, params, lora);
   model.recompute = Boolean(cfg.model.recompute);
   return { config, tokenizer, tokenizerFiles: files, model, ...(lora ? { lora } : {}) };
 }
 
-/** The shape of an adapter tensor by name: A (r, in), B (out, r). */
-function loraShape(c: ModelConfig, l: LoraConfig, name: string): number[] {
-  const m = loraModules(c, l).find((x) => name.startsWith(`${x.module}.lora_`));
-  if (!m) throw new Error(`no adapted module for ${name}`);
-  return name.endsWith('lora_A.weight') ? [l.rank, m.in] : [m.out, l.rank];
-}
 
 export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>): Promise<TrainResult> {
   const { store } = env;

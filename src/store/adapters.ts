@@ -3,7 +3,7 @@
 // so `PeftModel.from_pretrained(base, folder)` reads them too. The folder's model.safetensors holds the
 // merged weights (W + s·B·A), which transformers loads alone; the adapters are what a resume continues.
 import type { ModelConfig } from '../model/config.ts';
-import { loraModules, TARGET_MODULE, type LoraConfig } from '../model/lora.ts';
+import { adapterShapes, TARGET_MODULE, type LoraConfig } from '../model/lora.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { writeSafetensors } from '../model/safetensors.ts';
 
@@ -18,13 +18,10 @@ export interface CheckpointLora extends LoraConfig {
 
 /** The two PEFT files for `adapters` (our names: <module>.lora_A.weight …) of a model `c`. */
 export function adapterFiles(c: ModelConfig, lora: CheckpointLora, adapters: ReadonlyMap<string, Float32Array>): Map<string, Uint8Array> {
-  const tensors = loraModules(c, lora).flatMap((m) => {
-    const a = adapters.get(`${m.module}.lora_A.weight`), b = adapters.get(`${m.module}.lora_B.weight`);
-    if (!a || !b) throw new Error(`cannot write the checkpoint: the adapters of ${m.module} are missing`);
-    return [
-      { name: `${PEFT_PREFIX}${m.module}.lora_A.weight`, shape: [lora.rank, m.in], data: a },
-      { name: `${PEFT_PREFIX}${m.module}.lora_B.weight`, shape: [m.out, lora.rank], data: b },
-    ];
+  const tensors = [...adapterShapes(c, lora)].map(([name, shape]) => {
+    const data = adapters.get(name);
+    if (!data) throw new Error(`cannot write the checkpoint: the adapter ${name} is missing`);
+    return { name: PEFT_PREFIX + name, shape, data };
   });
   const config = {
     peft_type: 'LORA', task_type: 'CAUSAL_LM', base_model_name_or_path: lora.base, r: lora.rank, lora_alpha: lora.alpha, lora_dropout: 0,

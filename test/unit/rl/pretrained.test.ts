@@ -12,7 +12,7 @@ import { trainBpe } from '../../../src/model/bpe.ts';
 import { freezeConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';
 import { loadModelDir, saveModelDir } from '../../../src/model/load.node.ts';
-import { mergeAdapters } from '../../../src/model/lora.ts';
+import { adapterShapes, mergeAdapters } from '../../../src/model/lora.ts';
 import { uploadParams } from '../../../src/model/params.ts';
 import { nano } from '../../../src/model/presets.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
@@ -89,7 +89,7 @@ describe('a pretrained model with LoRA', () => {
       return [...(await be.read(st.logp))];
     };
     const withAdapters = uploadParams(be, c, W0);
-    for (const [n, v] of adapters) withAdapters.set(n, be.fromArray(v, n.endsWith('lora_A.weight') ? [lora.rank, v.length / lora.rank] : [v.length / lora.rank, lora.rank], n));
+    for (const [n, shape] of adapterShapes(c, lora)) withAdapters.set(n, be.fromArray(adapters.get(n)!, shape, n));
     const lpLora = await logp(new Transformer(be, c, withAdapters, lora));
     const lpMerged = await logp(new Transformer(be, c, uploadParams(be, c, W1)));
     for (let i = 0; i < lpLora.length; i++) expect(lpMerged[i]).toBeCloseTo(lpLora[i]!, 4);
