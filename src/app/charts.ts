@@ -55,26 +55,39 @@ export function phaseMarkers(rows: readonly MetricRecord[]): [number, string][] 
   return out;
 }
 
-function markerPlugin(markers: () => [number, string][]): uPlot.Plugin {
+/** A group of phase markers: x positions and labels, drawn as dashed lines in one colour. */
+export interface MarkerGroup {
+  markers: [number, string][];
+  stroke: string;
+  fill: string;
+}
+
+/**
+ * Dashed vertical lines with labels at phase changes. Several groups (runs compared) get their own
+ * colours, and each later group's labels sit one line lower, so markers at the same row stay readable.
+ */
+export function markerPlugin(groups: () => readonly MarkerGroup[]): uPlot.Plugin {
   return {
     hooks: {
       draw: [
         (u) => {
           const c = u.ctx;
           c.save();
-          c.strokeStyle = '#8c959f';
-          c.fillStyle = '#57606a';
           c.setLineDash([4, 4]);
           c.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
-          for (const [x, label] of markers()) {
-            const px = u.valToPos(x, 'x', true);
-            if (px < u.bbox.left - 1 || px > u.bbox.left + u.bbox.width + 1) continue;
-            c.beginPath();
-            c.moveTo(px, u.bbox.top);
-            c.lineTo(px, u.bbox.top + u.bbox.height);
-            c.stroke();
-            c.fillText(label, px + 3, u.bbox.top + 10 * devicePixelRatio);
-          }
+          groups().forEach((g, k) => {
+            c.strokeStyle = g.stroke;
+            c.fillStyle = g.fill;
+            for (const [x, label] of g.markers) {
+              const px = u.valToPos(x, 'x', true);
+              if (px < u.bbox.left - 1 || px > u.bbox.left + u.bbox.width + 1) continue;
+              c.beginPath();
+              c.moveTo(px, u.bbox.top);
+              c.lineTo(px, u.bbox.top + u.bbox.height);
+              c.stroke();
+              c.fillText(label, px + 3, u.bbox.top + (10 + 12 * k) * devicePixelRatio);
+            }
+          });
           c.restore();
         },
       ],
@@ -104,7 +117,7 @@ export class RunCharts {
         scales: { x: { time: false, range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] }, y: { range: spec.fraction ? [0, 1] : yRange } },
         axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48 }],
         series: [{ label: 'row' }, ...spec.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length]!, width: 1.5, spanGaps: true, points: { show: true, size: 4 } }))],
-        plugins: [markerPlugin(() => this.markers)],
+        plugins: [markerPlugin(() => [{ markers: this.markers, stroke: '#8c959f', fill: '#57606a' }])],
       };
       const plot = new uPlot(opts, [[], ...spec.series.map(() => [])] as uPlot.AlignedData, figure);
       // uPlot's canvas is not readable by screen readers; the figure's label summarises it.

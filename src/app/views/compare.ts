@@ -4,7 +4,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricRecord } from '../../store/types.ts';
-import { CHARTS, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
+import { CHARTS, markerPlugin, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
 import { trainer } from '../client.ts';
 import { el, errorText, heading, num, runHref } from '../dom.ts';
 
@@ -17,34 +17,6 @@ interface Side {
   name: string;
   rows: MetricRecord[];
   colour: string;
-}
-
-function markers(sides: readonly Side[]): uPlot.Plugin {
-  return {
-    hooks: {
-      draw: [
-        (u) => {
-          const c = u.ctx;
-          c.save();
-          c.setLineDash([4, 4]);
-          c.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
-          sides.forEach((s, k) => {
-            c.strokeStyle = c.fillStyle = s.colour;
-            for (const [x, label] of phaseMarkers(s.rows)) {
-              const px = u.valToPos(x, 'x', true);
-              c.beginPath();
-              c.moveTo(px, u.bbox.top);
-              c.lineTo(px, u.bbox.top + u.bbox.height);
-              c.stroke();
-              // The second run's labels sit lower, so that markers at the same row stay readable.
-              c.fillText(label, px + 3, u.bbox.top + (10 + 12 * k) * devicePixelRatio);
-            }
-          });
-          c.restore();
-        },
-      ],
-    },
-  };
 }
 
 /** The last value of a series, for the figure's text summary. */
@@ -90,7 +62,7 @@ function drawCharts(container: HTMLElement, sides: readonly Side[]): uPlot[] {
       scales: { x: { time: false, range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] }, y: { range: spec.fraction ? [0, 1] : yRange } },
       axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48 }],
       series,
-      plugins: [markers(sides)],
+      plugins: [markerPlugin(() => sides.map((s) => ({ markers: phaseMarkers(s.rows), stroke: s.colour, fill: s.colour })))],
     }, [xs, ...data] as uPlot.AlignedData, figure));
   }
   return plots;
