@@ -4,14 +4,12 @@
 // continues from that checkpoint on WebGPU, one metrics row per step.
 // Each new device compiles every kernel again, ~30 s on SwiftShader here, so the checkpoint before the loss
 // is made on the CPU backend (seconds) and the run is resumed on WebGPU to be lost there: two devices, not three.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 const RUN = 'nano-device-loss';
 /** run.test.ts's nano run (no gradient steps; see there) with DAPO only and shorter turns, since WGSL on
  *  SwiftShader is slow; more DAPO iterations than the test waits for. */
@@ -35,10 +33,7 @@ describe.skipIf(noBrowserReason)('a run whose GPU device is lost', () => {
   }, RUN);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
   });
   afterAll(async () => {
     await browser?.close();

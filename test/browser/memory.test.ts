@@ -2,14 +2,12 @@
 // change; a run that will not fit the backend's budget (CPU: a memory bound; WebGPU on SwiftShader: the
 // adapter's 1 GiB per buffer) is refused before it starts, by the form and by the worker, with the
 // numbers and the field to lower; lowering that field to the value the refusal names makes it fit.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 
 describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
   let browser: Browser;
@@ -19,10 +17,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
   const fits = () => page.getAttribute('#memory-verdict', 'data-fits');
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
     await page.goto(`${inject('baseUrl')}#/new`);
     await page.waitForSelector('#memory-verdict[data-fits="true"]', { timeout: 60_000 });
   });

@@ -4,14 +4,12 @@
 // checkpoint still loads, and once the quota is back it resumes from that checkpoint and goes on with
 // exactly one metrics row per step (nothing half-written survives). Usage is shown in the Live view.
 // Chromium's IndexedDB caches the space it may use for up to 30 s, so the new quota bites within that.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 const RUN = 'nano-quota';
 /** run.test.ts's nano run (no gradient steps; see there), DAPO iterations checkpointed after each; more of
  *  them than run before the quota bites (≤ 30 s) on any machine: the test pauses the run itself. */
@@ -38,10 +36,7 @@ describe.skipIf(noBrowserReason)('a run that fills the store', () => {
   }, RUN);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
     cdp = await page.context().newCDPSession(page);
   });
   afterAll(async () => {

@@ -3,14 +3,12 @@
 // from the last checkpoint, pause and resume again, let it finish, and read an episode turn by turn. Every form control has a
 // label and every control is reachable with Tab. While the run is live the page's main thread has no task
 // over 100 ms (Long Tasks API). Screenshots of each view go to test-results/screenshots/.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 const RUN = 'nano-smoke';
 /**
  * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, eight
@@ -58,10 +56,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
   const text = async (sel: string) => (await page.textContent(sel)) ?? '';
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
     // Every document of the page records its main thread's long tasks from its start (buffered).
     await page.addInitScript(() => {
       const tasks: { start: number; duration: number; name: string }[] = ((window as any).longTasks = []);

@@ -3,16 +3,15 @@
 // FAIL_TO_PASS / PASS_TO_PASS, the gold patch as a diff), and run its tests in the worker sandbox in
 // the page: on the files as given the FAIL_TO_PASS tests fail and the PASS_TO_PASS ones pass; with the
 // gold patch every one passes. Screenshots go to test-results/screenshots/.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { filterTasks } from '../../src/tasks/filter.ts';
 import { parseTaskFile, type Task } from '../../src/tasks/schema.ts';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 const load = (split: string): Task[] => parseTaskFile(readFileSync(`public/tasks/${split}.jsonl`, 'utf8'), split).tasks;
 
 describe.skipIf(noBrowserReason)('the Tasks view', () => {
@@ -29,10 +28,7 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
   const shownIds = () => page.$$eval('#task-list tr[data-task]', (trs) => trs.map((tr) => tr.getAttribute('data-task')!));
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,15 +8,13 @@
 // The stand-in, like test/unit/sandbox/webcontainer.test.ts's, is a container with an in-memory file system
 // whose `node` runs the repository's test file in the worker sandbox and prints what our reporter would
 // (REPORTER_MARK lines), so the adapter's folders, mounts, output parsing and disposal all take part.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { REPORTER_MARK } from '../../src/sandbox/webcontainer-output.ts';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const SHOTS = 'test-results/screenshots';
 const RUN = 'nano-webcontainer';
 /** run.test.ts's nano run, shorter: expert episodes and a behaviour-cloning step in base, two DAPO iterations. */
 const SETTINGS: Record<string, string | boolean> = {
@@ -162,10 +160,7 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
   const text = async (sel: string) => (await page.textContent(sel)) ?? '';
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openAppPage(errors));
   });
   afterAll(async () => {
     await browser?.close();
