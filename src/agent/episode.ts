@@ -14,7 +14,7 @@ import type { Task } from '../tasks/schema.ts';
 import { parseTurn } from './commands.ts';
 import { gradeFiles, readRepo } from './grade.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
-import { formatErrorMessage, issueMessage, SYSTEM_PROMPT } from './prompt.ts';
+import { formatErrorMessage, issueMessage, systemPrompt, type SystemPromptKind } from './prompt.ts';
 import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
 import type { Timeline } from './timeline.ts';
 import { runTool, truncateText, type ToolResult } from './tools.ts';
@@ -38,6 +38,8 @@ export interface EpisodeOptions {
   chatFormat?: ChatFormat;
   /** The sandbox's name, for the record. */
   sandbox: string;
+  /** Which system prompt opens the episode (prompt.ts; default full). */
+  systemPrompt?: SystemPromptKind;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** For rl/collect.ts: run batches two at a time (a lone one in two halves), taking turns at the
@@ -59,6 +61,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     actionTokens: c.agent.actionTokens,
     commandTimeoutMs: c.agent.commandTimeoutMs,
     sandbox: c.agent.sandbox,
+    systemPrompt: c.agent.systemPrompt as SystemPromptKind,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
@@ -195,11 +198,12 @@ async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Pr
   try {
     ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs });
     const user = issueMessage(task.repo, task.problem_statement, await ep.sb.listFiles());
-    ep.messages.push({ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: user });
+    const system = systemPrompt(opts.systemPrompt);
+    ep.messages.push({ role: 'system', content: system }, { role: 'user', content: user });
     if (opts.tokenizer) {
       ep.tokens = new EpisodeTokens(opts.tokenizer, opts.chatFormat ?? PLAIN_CHATML);
-      ep.used = ep.tokens.addPrompt(SYSTEM_PROMPT, user);
-    } else ep.used = charTokens(SYSTEM_PROMPT) + charTokens(user);
+      ep.used = ep.tokens.addPrompt(system, user);
+    } else ep.used = charTokens(system) + charTokens(user);
     if (ep.used >= opts.contextTokens) ep.end = 'context_limit';
   } catch (e) {
     ep.end = 'error';
@@ -290,7 +294,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
     policy: policy.name,
     policy_version: policy.version,
     sandbox: opts.sandbox,
-    system: ep.messages[0]?.content ?? SYSTEM_PROMPT,
+    system: ep.messages[0]?.content ?? systemPrompt(opts.systemPrompt),
     prompt: ep.messages[1]?.content ?? '',
     turns: ep.turns,
     budget_unit: ep.tokens ? 'tokens' : 'chars/4',

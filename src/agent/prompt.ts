@@ -33,6 +33,15 @@ ${USAGE.submit}
 
 Paths are relative to the repository root. Long outputs are cut in the middle with a marker. If the text in a block contains a line of three backticks, open the block with four (\`\`\`\`command) and close it with four.`;
 
+/** The one-line system prompt of from-scratch models (agent.systemPrompt = brief): such a model
+ *  cannot read the full one and learns the format from expert episodes instead, and the full one
+ *  costs ~775 tokens of a micro episode's budget (a quarter of its context, and of its attention
+ *  work) in every episode. */
+export const BRIEF_SYSTEM_PROMPT = 'Fix the bug. One command per turn.';
+
+export type SystemPromptKind = 'full' | 'brief';
+export const systemPrompt = (kind: SystemPromptKind | undefined): string => (kind === 'brief' ? BRIEF_SYSTEM_PROMPT : SYSTEM_PROMPT);
+
 /** The first user message: the issue, then every file of the repository. */
 export function issueMessage(repo: string, problem: string, files: readonly string[]): string {
   return `Fix this issue in the repository "${repo}".\n\n${problem.trim()}\n\nFiles in the repository:\n${files.join('\n')}`;

@@ -37,6 +37,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('agent.contextTokens', 'int', 4096, 'context budget of an episode in tokens; an episode that fills it ends', { min: 64, max: 131072 }),
   f('agent.observationTokens', 'int', 512, 'observations are truncated to this many tokens, with a marker', { min: 16, max: 32768 }),
   f('agent.actionTokens', 'int', 256, 'token budget of one assistant turn', { min: 8, max: 32768 }),
+  f('agent.systemPrompt', 'string', 'full', 'system prompt: full (documents the action format; pretrained models) or brief (one line; from-scratch models learn the format from expert episodes, and save its ~775 tokens per episode)', { choices: ['full', 'brief'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
   f('agent.overlap', 'bool', true, "rollout batches take turns at the policy in pairs (a lone batch in two halves), so one's sandbox commands run while the other generates; same trajectories either way"),

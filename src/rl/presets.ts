@@ -13,6 +13,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'tasks.maxTrain': 24,
       'tasks.maxTest': 12,
       'agent.maxTurns': 10,
+      'agent.systemPrompt': 'brief',
       // 3072, not 2048: at 2048 the scripted expert's own episodes on these tasks run out of context
       // before the fix (expert pass rate 36 % at 2048, 96 % at 3072, 97 % at 4096 with this tokenizer).
       'agent.contextTokens': 3072,
@@ -42,6 +43,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'tasks.maxTrain': 200,
       'tasks.maxTest': 40,
       'agent.maxTurns': 16,
+      'agent.systemPrompt': 'brief',
       'agent.contextTokens': 4096,
       'agent.observationTokens': 384,
       'agent.actionTokens': 256,

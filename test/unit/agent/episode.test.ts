@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
 import { episodeOptions, runEpisode, runEpisodes, type EpisodeOptions } from '../../../src/agent/episode.ts';
 import type { EpisodeView, Policy, TurnOutput } from '../../../src/agent/policy.ts';
+import { BRIEF_SYSTEM_PROMPT, SYSTEM_PROMPT } from '../../../src/agent/prompt.ts';
+import { charTokens } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
+import { trajectoryMessages } from '../../../src/agent/trajectory.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { FileMap, SandboxFactory } from '../../../src/sandbox/types.ts';
@@ -42,6 +45,18 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     const small = await runEpisode(task, new ReplayPolicy([turn({ name: 'view', path: 'src/clamp.js' })]), memory, opts({ contextTokens: 100 }));
     expect(small.end_reason).toBe('context_limit'); // the prompt alone fills it
     expect(small.turns).toHaveLength(0);
+  });
+  it('opens with the full system prompt by default and the one-line one with systemPrompt = brief', async () => {
+    const view = [turn({ name: 'view', path: 'src/clamp.js' })];
+    const one = { maxTurns: 1, reward: { ...base.reward, lengthPenalty: false } };
+    const full = await runEpisode(task, new ReplayPolicy(view), memory, opts(one));
+    const brief = await runEpisode(task, new ReplayPolicy(view), memory, opts({ ...one, systemPrompt: 'brief' }));
+    expect(full.system).toBe(SYSTEM_PROMPT);
+    expect(brief.system).toBe(BRIEF_SYSTEM_PROMPT);
+    expect(trajectoryMessages(brief)[0]).toEqual({ role: 'system', content: BRIEF_SYSTEM_PROMPT });
+    // Budgets count the prompt: the brief one leaves the rest of the context to the turns.
+    expect(full.context_used - brief.context_used).toBe(charTokens(SYSTEM_PROMPT) - charTokens(BRIEF_SYSTEM_PROMPT));
+    expect(episodeOptions(resolveConfig({ 'agent.systemPrompt': 'brief' }), { sandbox: 'node' }).systemPrompt).toBe('brief');
   });
   it('passes the remaining budget to the policy as maxTokens', async () => {
     const seen: number[] = [];
