@@ -34,14 +34,14 @@ export type RunFit = (RunMemory & { ok: true }) | (RunMemory & { ok: false; mess
 type Flat = Record<string, ConfigValue>;
 
 /** Fields whose lowering shrinks the plan, in the order a refusal suggests them. */
-const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2ContextTokens', 'rft.batchEpisodes', 'dapo.tasksPerIteration', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
+const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2ContextTokens', 'rft.batchEpisodes', 'bc.batchEpisodes', 'dapo.tasksPerIteration', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
 
 /**
  * The planner's options for a run (upper bounds: every episode may fill its context):
  *  - context T: the KV cache per episode, agent.contextTokens + agent.actionTokens (ModelPolicy's
  *    capacity), or the stage-2 context when stage 2 runs; a training row holds at most one such episode;
- *  - training batch B: rows of one optimiser step, at most one per episode: rft.batchEpisodes for
- *    behaviour cloning and RFT, ceil(tasksPerIteration · groupSize / optimizerSteps) for DAPO;
+ *  - training batch B: rows of one optimiser step, at most one per episode: bc.batchEpisodes for
+ *    behaviour cloning (from-scratch presets), rft.batchEpisodes for RFT, ceil(tasksPerIteration · groupSize / optimizerSteps) for DAPO;
  *  - generation batch: episodes generated together (one KV-cache cohort): groupSize in DAPO,
  *    samplesPerTask in RFT, eval.samples in evaluation.
  */
@@ -51,7 +51,8 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   const stage2 = phases.includes('dapo') && n('dapo.stage2Iterations') > 0;
   const context = Math.max(n('agent.contextTokens'), stage2 ? n('dapo.stage2ContextTokens') : 0) + n('agent.actionTokens');
   const batches: number[] = [];
-  if ((phases.includes('base') && n('bc.epochs') > 0 && n('bc.episodes') > 0) || (phases.includes('rft') && n('rft.epochs') > 0)) batches.push(n('rft.batchEpisodes'));
+  if (phases.includes('base') && n('bc.epochs') > 0 && n('bc.episodes') > 0) batches.push(n('bc.batchEpisodes'));
+  if (phases.includes('rft') && n('rft.epochs') > 0) batches.push(n('rft.batchEpisodes'));
   if (phases.includes('dapo')) batches.push(Math.ceil((n('dapo.tasksPerIteration') * n('dapo.groupSize')) / n('dapo.optimizerSteps')));
   const gens = [n('eval.samples')];
   if (phases.includes('dapo')) gens.push(n('dapo.groupSize'));

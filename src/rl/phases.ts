@@ -115,7 +115,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   await ctx.trajectories('bc', 0, ts);
   await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
-  await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+  await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
 }
 
 /** RFT: K episodes per training task from the current policy; SFT on the successful ones. */

@@ -1,4 +1,4 @@
-// A training run from the page, in chromium: fill the New run form (nano model, a few tiny episodes)
+// A training run from the page, in chromium: fill the New run form (the micro preset, a few short episodes)
 // and start it with the keyboard, watch metrics arrive and the curves draw, reload mid-run and resume
 // from the last checkpoint, pause and resume again, let it finish, and read an episode turn by turn. Every form control has a
 // label and every control is reachable with Tab. While the run is live the page's main thread has no task
@@ -9,7 +9,7 @@ import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
-const RUN = 'nano-smoke';
+const RUN = 'micro-smoke';
 /**
  * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, eight
  * DAPO iterations of one group of two, checkpointed after each. The tests wait on states that last (a DAPO
@@ -20,7 +20,7 @@ const RUN = 'nano-smoke';
  * so dynamic sampling in shrink mode drops the group); the unit tier's trainer test covers DAPO steps.
  */
 const SETTINGS: Record<string, string | boolean> = {
-  'model.preset': 'nano', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
+  'model.preset': 'micro', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1',
   'run.phases': 'base,dapo', 'dapo.iterations': '8', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
@@ -110,7 +110,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     expect(err).toEqual({ name: 'ConfigError', message: expect.stringMatching(/^agent\.sandbox: "node" runs real node processes.*use "worker"$/) });
   });
 
-  it('starts a nano run from the form with the keyboard and shows metrics as they arrive', async () => {
+  it('starts a micro run from the form with the keyboard and shows metrics as they arrive', async () => {
     await page.getByLabel('dapo.groupSize', { exact: true }).fill('2');
     for (const [path, v] of Object.entries(SETTINGS)) {
       const field = page.getByLabel(path, { exact: true });
@@ -121,7 +121,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     await page.getByLabel('Run name').fill(RUN);
     await shot('new-run');
     await page.getByLabel('Run name').press('Enter');
-    await page.waitForURL(/#\/run\/nano-smoke$/, { timeout: 60_000 });
+    await page.waitForURL(/#\/run\/micro-smoke$/, { timeout: 60_000 });
     await page.waitForSelector('#run-status[data-status="running"]', { timeout: 60_000 });
     await openLiveWindow();
     // Metrics rows arrive, and a chart has points drawn on its canvas.

@@ -12,7 +12,7 @@ const flat = (preset: string, overrides: Record<string, ConfigValue> = {}) => fl
 
 describe('checkRunFit', () => {
   it('plans the run as its phases use the model: rows × context for a step, episodes × context for generation', () => {
-    // micro: SFT batches of 8 episodes, DAPO mini-batches of 4·4/2 = 8, groups of 4, eval.samples 4.
+    // micro: behaviour cloning in steps of 2 episodes, RFT of 8, DAPO mini-batches of 4·4/2 = 8, groups of 4, eval.samples 4.
     const f = flat('micro');
     const fit = checkRunFit(f, cpuMemoryBudget(16));
     expect(fit.ok).toBe(true);
@@ -22,6 +22,10 @@ describe('checkRunFit', () => {
     // Stage 2 plans its longer context; a run without gradient steps plans generation only.
     expect(checkRunFit(flat('micro', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
     expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
+    // Behaviour cloning plans its own batch (bc.batchEpisodes), RFT its own.
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base' }), cpuMemoryBudget()).options.batch).toBe(2);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.batchEpisodes': 12 }), cpuMemoryBudget()).options.batch).toBe(12);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base,rft' }), cpuMemoryBudget()).options.batch).toBe(8);
   });
 
   it('refuses a run over the CPU bound with the parts and, per field, the largest value that fits', () => {
