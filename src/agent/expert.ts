@@ -51,6 +51,29 @@ const PHRASES = {
 
 type Key = keyof typeof PHRASES;
 
+/** The terse style (ExpertOptions.style): one short sentence per step, no quoted failure messages and
+ *  no old/new text (the command carries it). Meant for from-scratch models, whose capacity then goes
+ *  to the commands: a micro expert episode has about half the action tokens. */
+const TERSE: Record<Key, string> = {
+  start: 'Run the tests.',
+  search: 'Find `{name}`.',
+  view: 'Read {path} near line {line}.',
+  viewNext: 'Read `{name}` near line {line}.',
+  viewOnly: 'Read {path} near line {line}.',
+  fix: 'Fix line {line}.',
+  fixMany: 'Edit {path}.',
+  wrong: 'Try line {line}.',
+  retest: 'Run the tests.',
+  recover: 'Not that; read again.',
+  create: 'Create {path}.',
+  rewrite: 'Rewrite {path}.',
+  verify: 'Run the tests.',
+  submit: 'Tests pass. Submit.',
+  giveUp: 'Submit.',
+};
+
+export type ExpertStyle = 'full' | 'terse';
+
 /** FNV-1a of a string: the task's part of the episode's seed. */
 function hash(s: string): number {
   let h = 0x811c9dc5;
@@ -73,10 +96,11 @@ export function failingTests(observation: string): { name: string; message: stri
 const allPass = (t: TurnRecord) => t.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
-    return bank[rng.int(bank.length)]!.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+    const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
+    return (style === 'terse' ? TERSE[key] : pick).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
   };
   const turn = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
   const failText = (t: TurnRecord) => {
@@ -161,18 +185,22 @@ function* script(task: Task, rng: Rng, noise: number): Generator<string, void, T
 export interface ExpertOptions {
   /** Probability of a plausible wrong first edit (and the recovery after the failing test run). */
   noise?: number;
+  /** Wording of the reasoning: full (varied sentences quoting the failures) or terse (default full). */
+  style?: ExpertStyle;
 }
 
 export class ExpertPolicy implements Policy {
   readonly name: string;
   readonly version = 0;
   readonly noise: number;
+  readonly style: ExpertStyle;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
     this.noise = opts.noise ?? 0;
     if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
-    this.name = `expert(noise=${this.noise})`;
+    this.style = opts.style ?? 'full';
+    this.name = `expert(noise=${this.noise}${this.style === 'terse' ? ', terse' : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -180,7 +208,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

@@ -5,7 +5,7 @@
 // Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
-import { ExpertPolicy } from '../agent/expert.ts';
+import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
@@ -108,7 +108,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle });
   // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
   // pairing batches would only double the sandboxes running at once.
   const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));

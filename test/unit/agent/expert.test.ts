@@ -84,6 +84,19 @@ describe('expert episodes (node sandbox)', () => {
     expect(b!.turns.map((x) => x.text)).toEqual(a!.turns.map((x) => x.text));
   });
 
+  it('in the terse style runs the same episode (same commands, same edits) with one short sentence a turn', async () => {
+    const task = tasks.find((t) => t.instance_id === 'roman__1')!;
+    const [full] = await runEpisodes([{ task, seed: 5 }], new ExpertPolicy({ noise: 1 }), createNodeSandbox, opts);
+    const [terse] = await runEpisodes([{ task, seed: 5 }], new ExpertPolicy({ noise: 1, style: 'terse' }), createNodeSandbox, opts);
+    expect(new ExpertPolicy({ style: 'terse' }).name).toBe('expert(noise=0, terse)');
+    expect(terse!.reward.tests).toBe(1);
+    expect(terse!.turns.map((x) => x.command)).toEqual(full!.turns.map((x) => x.command));
+    const reasons = terse!.turns.map((x) => x.text.slice(0, x.text.indexOf('```')).trim());
+    expect(reasons).toEqual(['Run the tests.', expect.stringMatching(/^Find `\w+`\.$/), expect.stringMatching(/^Read src\/roman\.js near line \d+\.$/), expect.stringMatching(/^Try line \d+\.$/),
+      'Run the tests.', 'Not that; read again.', expect.stringMatching(/^Fix line \d+\.$/), 'Run the tests.', 'Tests pass. Submit.']);
+    expect(terse!.action_tokens).toBeLessThan(full!.action_tokens);
+  });
+
   it('varies its wording across seeds, deterministically', async () => {
     const policy = new ExpertPolicy();
     const view = (seed: number): EpisodeView => ({ id: `v${seed}`, task: tasks[0]!, seed, messages: [], turns: [], maxTokens: 256 });
