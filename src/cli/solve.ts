@@ -19,7 +19,7 @@ import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { openBackend } from './backend.ts';
-import { resolveConfig, type ConfigValue } from '../rl/config.ts';
+import { parseOverrides, resolveConfig, type ConfigValue } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import { formatTaskError, parseTaskFile, type Task } from '../tasks/schema.ts';
@@ -42,6 +42,7 @@ interface SolveFlags {
   atif?: string;
   sft?: string;
   json?: boolean;
+  set?: string[];
 }
 
 function int(flag: string, v: string, min: number): number {
@@ -89,11 +90,16 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   const { be } = await openBackend('auto');
   const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
   const eot = tok.tokenToId(chatFormatFor(tok).endOfTurn);
-  const cfg = resolveConfig({ 'agent.sandbox': flags.sandbox });
+  let cfg;
+  try {
+    cfg = resolveConfig({ 'agent.sandbox': flags.sandbox, ...overrides(flags) });
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
   return new ModelPolicy(model, tok, {
     contextTokens: cfg.agent.contextTokens + cfg.agent.actionTokens,
     stopIds: [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])],
-    sampling: { temperature: 1 },
+    sampling: { temperature: cfg.eval.temperature },
     seed: int('--seed', flags.seed, 0),
     name: `model:${dir}`,
   });
@@ -126,8 +132,17 @@ async function makePolicy(flags: SolveFlags): Promise<Policy> {
   }
 }
 
+/** --set overrides (agent.*, reward.*), e.g. agent.systemPrompt=brief for a model trained with it. */
+function overrides(flags: SolveFlags): Record<string, ConfigValue> {
+  try {
+    return parseOverrides(flags.set ?? []);
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
+}
+
 async function makeOptions(flags: SolveFlags): Promise<EpisodeOptions> {
-  const layer: Record<string, ConfigValue> = { 'agent.sandbox': flags.sandbox };
+  const layer: Record<string, ConfigValue> = { 'agent.sandbox': flags.sandbox, ...overrides(flags) };
   if (flags.maxTurns !== undefined) layer['agent.maxTurns'] = int('--max-turns', flags.maxTurns, 1);
   if (flags.lengthThreshold !== undefined) layer['reward.lengthThreshold'] = int('--length-threshold', flags.lengthThreshold, 1);
   if (flags.timeout !== undefined) layer['agent.commandTimeoutMs'] = int('--timeout', flags.timeout, 100);
@@ -219,6 +234,7 @@ export function registerSolve(program: Command): Command {
     .option('--tokenizer <dir>', 'render token arrays (ids, action mask, turn boundaries) with this tokenizer folder; budgets then count its tokens, else characters / 4')
     .option('--atif <file>', 'also write the trajectories as ATIF JSON (an array with --all)')
     .option('--sft <file>', 'also write the trajectories as SFT JSONL (chat messages)')
+    .option('--set <key=value...>', 'agent/reward/eval config overrides, e.g. --set agent.systemPrompt=brief (a micro model) --set eval.temperature=0 (greedy)')
     .option('--json', 'print one JSON document on stdout: the trajectory (with --all: the summary)')
     .action((flags: SolveFlags) =>
       runCommand(async () => {

@@ -161,9 +161,11 @@ export class KvGenerator<T extends Tensor> {
   /** Draw one token per row from logits (B, V), advancing each row's counter. */
   async draw(logits: T, opts: SamplingOptions): Promise<{ ids: Int32Array; logp: Float32Array }> {
     const { be } = this;
-    const spread = !opts.greedy && this.streams.some((s, b) => s !== b);
+    // Temperature 0 is the limit of sampling: greedy (the sampler would divide by it).
+    const greedy = opts.greedy === true || opts.temperature === 0;
+    const spread = !greedy && this.streams.some((s, b) => s !== b);
     let r: { ids: T; logp: T };
-    if (opts.greedy) r = be.argmax(logits);
+    if (greedy) r = be.argmax(logits);
     else {
       const sampling = { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) };
       if (!spread) {

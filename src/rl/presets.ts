@@ -25,6 +25,9 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'bc.episodes': 96,
       'bc.epochs': 3,
       'bc.batchEpisodes': 2,
+      // Terse reasoning: 250 instead of 405 action tokens an expert episode, and the loss after the same
+      // 144 steps 0.54 instead of 0.76 (the commands are the same).
+      'bc.expertStyle': 'terse',
       'bc.expertNoise': 0.2,
       'rft.samplesPerTask': 2,
       'rft.lr': 1e-3,

@@ -39,5 +39,19 @@ describe('webswe solve --policy model:DIR', () => {
     const sampled = t.tokens.mask.filter((m: number) => m === 1).length;
     expect(sampled).toBeGreaterThan(0);
     t.tokens.mask.forEach((m: number, i: number) => expect(m === 1).toBe(t.tokens.logprobs[i] !== null));
+    // --set: the agent settings a model was trained with (micro: the one-line system prompt), greedy decoding.
+    const run = (...extra: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [BIN, 'solve', '--task', TASKS, '--id', 'clamp__1', '--policy', `model:${dir}`, '--max-turns', '2', '--length-threshold', '1', '--json', ...extra], { timeout: 240_000, maxBuffer: 64 << 20 }, (e, stdout, stderr) =>
+        resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    const [a, b] = await Promise.all([run('--set', 'agent.systemPrompt=brief', 'eval.temperature=0'), run('--seed', '9', '--set', 'agent.systemPrompt=brief', 'eval.temperature=0')]);
+    expect(a.code, a.stderr).toBe(0);
+    const ta = JSON.parse(a.stdout), tb = JSON.parse(b.stdout);
+    expect(ta.system).toBe('Fix the bug. One command per turn.');
+    expect(tb.tokens.ids).toEqual(ta.tokens.ids); // greedy: the seed does not matter
+    const bad = await run('--set', 'agent.systemPrompt=short');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/agent\.systemPrompt/);
   });
 });

@@ -43,6 +43,12 @@ describe('generation', () => {
     const flat = (r: typeof whole) => r.sampled.flat().map((s) => s.lp);
     expect(compareArrays('chunked', flat(chunked), flat(whole), { atol: 1e-6, rtol: 1e-6 }).ok).toBe(true);
   });
+  it('temperature 0 is greedy decoding (eval.temperature = 0), not a sampler error', async () => {
+    const { model } = await loadFixtureModel(be, 'qwen2');
+    const greedy = await new KvGenerator(model, 2, 32).generate([[1, 2, 3], [9, 8]], { seed: 0, greedy: true, maxTokens: 6, stopIds: [] });
+    const cold = await new KvGenerator(model, 2, 32).generate([[1, 2, 3], [9, 8]], { seed: 11, temperature: 0, maxTokens: 6, stopIds: [] });
+    expect(cold).toEqual(greedy);
+  });
   it('stops at a stop id (kept), at the budget, and refuses to overfill the cache', async () => {
     const { model } = await loadFixtureModel(be, 'qwen2');
     const gen = new KvGenerator(model, 2, 16);
