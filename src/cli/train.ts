@@ -12,7 +12,7 @@ import { loadModelDir } from '../model/load.node.ts';
 import { uploadParams } from '../model/params.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
-import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type RunConfig } from '../rl/config.ts';
+import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
@@ -94,6 +94,27 @@ function printConfig(cfg: RunConfig): void {
     const range = f.choices ? ` (${f.choices.join(' | ')})` : f.min !== undefined ? ` [${f.min}, ${f.max}]` : '';
     console.log(`${f.path.padEnd(30)} ${String(flat[f.path]).padEnd(26)} ${f.doc}${range}`);
   }
+}
+
+/**
+ * The agent, reward and eval settings `webswe eval` starts from (--set overrides them): the run's own
+ * when the model folder is a run's checkpoint/ (the episodes must look as they did in training: same
+ * system prompt, turn and token budgets), else micro's, with the full system prompt for a model whose
+ * tokenizer has a chat template (a pretrained model; from-scratch ones have none and use the brief one).
+ */
+export async function evalBase(modelDir: string, pretrained: boolean): Promise<Record<string, ConfigValue>> {
+  const runConfig = join(modelDir, '..', 'config.json');
+  if (existsSync(runConfig)) {
+    try {
+      const flat = JSON.parse(await readFile(runConfig, 'utf8')) as Record<string, ConfigValue>;
+      if (typeof flat['agent.maxTurns'] === 'number') {
+        return Object.fromEntries(Object.entries(flat).filter(([k]) => /^(agent|reward|eval)\./.test(k)));
+      }
+    } catch {
+      // not a run's config: fall through
+    }
+  }
+  return { ...RUN_PRESETS.micro!.overrides, ...(pretrained ? { 'agent.systemPrompt': 'full' } : {}) };
 }
 
 export function registerTrain(program: Command): void {
@@ -178,14 +199,14 @@ export function registerTrain(program: Command): void {
     .option('--json', 'print one JSON document on stdout')
     .action((o: { model: string; tasks: string; samples: string; max: string; seed: string; backend: string; set?: string[]; json?: boolean }) =>
       runCommand(async () => {
+        const loaded = await loadModelDir(o.model);
+        if (!loaded.tokenizerJson) throw new UserError(`${o.model} has no tokenizer.json: a model folder for eval needs its tokenizer files`);
         let cfg: RunConfig;
         try {
-          cfg = resolveConfig(RUN_PRESETS.micro!.overrides, parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
+          cfg = resolveConfig(await evalBase(o.model, loaded.chatTemplate !== undefined || (loaded.tokenizerConfig as { chat_template?: unknown } | undefined)?.chat_template !== undefined), parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
         } catch (e) {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }
-        const loaded = await loadModelDir(o.model);
-        if (!loaded.tokenizerJson) throw new UserError(`${o.model} has no tokenizer.json: a model folder for eval needs its tokenizer files`);
         const values = await loaded.weights.readModel(loaded.config);
         await loaded.close();
         const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
