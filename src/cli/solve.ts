@@ -20,6 +20,7 @@ import { Transformer } from '../model/transformer.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { openBackend } from './backend.ts';
 import { parseOverrides, resolveConfig, type ConfigValue } from '../rl/config.ts';
+import { evalBase } from './train.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import { formatTaskError, parseTaskFile, type Task } from '../tasks/schema.ts';
@@ -43,6 +44,8 @@ interface SolveFlags {
   sft?: string;
   json?: boolean;
   set?: string[];
+  /** Set for --policy model:DIR: the settings the model was trained with (evalBase). */
+  base?: Record<string, ConfigValue>;
 }
 
 function int(flag: string, v: string, min: number): number {
@@ -90,9 +93,10 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   const { be } = await openBackend('auto');
   const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
   const eot = tok.tokenToId(chatFormatFor(tok).endOfTurn);
+  flags.base = await evalBase(dir);
   let cfg;
   try {
-    cfg = resolveConfig({ 'agent.sandbox': flags.sandbox, ...overrides(flags) });
+    cfg = resolveConfig({ 'agent.sandbox': flags.sandbox, ...flags.base, ...overrides(flags) });
   } catch (e) {
     throw new UserError((e as Error).message);
   }
@@ -142,7 +146,7 @@ function overrides(flags: SolveFlags): Record<string, ConfigValue> {
 }
 
 async function makeOptions(flags: SolveFlags): Promise<EpisodeOptions> {
-  const layer: Record<string, ConfigValue> = { 'agent.sandbox': flags.sandbox, ...overrides(flags) };
+  const layer: Record<string, ConfigValue> = { 'agent.sandbox': flags.sandbox, ...(flags.base ?? {}), ...overrides(flags) };
   if (flags.maxTurns !== undefined) layer['agent.maxTurns'] = int('--max-turns', flags.maxTurns, 1);
   if (flags.lengthThreshold !== undefined) layer['reward.lengthThreshold'] = int('--length-threshold', flags.lengthThreshold, 1);
   if (flags.timeout !== undefined) layer['agent.commandTimeoutMs'] = int('--timeout', flags.timeout, 100);
@@ -234,7 +238,7 @@ export function registerSolve(program: Command): Command {
     .option('--tokenizer <dir>', 'render token arrays (ids, action mask, turn boundaries) with this tokenizer folder; budgets then count its tokens, else characters / 4')
     .option('--atif <file>', 'also write the trajectories as ATIF JSON (an array with --all)')
     .option('--sft <file>', 'also write the trajectories as SFT JSONL (chat messages)')
-    .option('--set <key=value...>', 'agent/reward/eval config overrides, e.g. --set agent.systemPrompt=brief (a micro model) --set eval.temperature=0 (greedy)')
+    .option('--set <key=value...>', "agent/reward/eval config overrides, e.g. --set eval.temperature=0 (greedy); a model:DIR policy starts from the settings it was trained with (a run's config.json beside checkpoint/, else micro's)")
     .option('--json', 'print one JSON document on stdout: the trajectory (with --all: the summary)')
     .action((flags: SolveFlags) =>
       runCommand(async () => {

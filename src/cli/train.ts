@@ -97,12 +97,13 @@ function printConfig(cfg: RunConfig): void {
 }
 
 /**
- * The agent, reward and eval settings `webswe eval` starts from (--set overrides them): the run's own
- * when the model folder is a run's checkpoint/ (the episodes must look as they did in training: same
- * system prompt, turn and token budgets), else micro's, with the full system prompt for a model whose
- * tokenizer has a chat template (a pretrained model; from-scratch ones have none and use the brief one).
+ * The agent, reward and eval settings `webswe eval` and `solve --policy model:DIR` start from (--set
+ * overrides them): the run's own when the model folder is a run's checkpoint/ (episodes must look as
+ * they did in training: same system prompt, turn and token budgets), else micro's budgets with the
+ * full system prompt (a folder from elsewhere: a pretrained model, which reads it). A from-scratch
+ * folder outside its run needs --set agent.systemPrompt=brief.
  */
-export async function evalBase(modelDir: string, pretrained: boolean): Promise<Record<string, ConfigValue>> {
+export async function evalBase(modelDir: string): Promise<Record<string, ConfigValue>> {
   const runConfig = join(modelDir, '..', 'config.json');
   if (existsSync(runConfig)) {
     try {
@@ -114,7 +115,7 @@ export async function evalBase(modelDir: string, pretrained: boolean): Promise<R
       // not a run's config: fall through
     }
   }
-  return { ...RUN_PRESETS.micro!.overrides, ...(pretrained ? { 'agent.systemPrompt': 'full' } : {}) };
+  return { ...RUN_PRESETS.micro!.overrides, 'agent.systemPrompt': 'full' };
 }
 
 export function registerTrain(program: Command): void {
@@ -203,7 +204,7 @@ export function registerTrain(program: Command): void {
         if (!loaded.tokenizerJson) throw new UserError(`${o.model} has no tokenizer.json: a model folder for eval needs its tokenizer files`);
         let cfg: RunConfig;
         try {
-          cfg = resolveConfig(await evalBase(o.model, loaded.chatTemplate !== undefined || (loaded.tokenizerConfig as { chat_template?: unknown } | undefined)?.chat_template !== undefined), parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
+          cfg = resolveConfig(await evalBase(o.model), parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
         } catch (e) {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }

@@ -2,7 +2,7 @@
 // tokenizer, written as a Hugging Face folder): a real episode whose sampled tokens carry their
 // behaviour log-probs.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,22 @@ describe('webswe solve --policy model:DIR', () => {
     const ta = JSON.parse(a.stdout), tb = JSON.parse(b.stdout);
     expect(ta.system).toBe('Fix the bug. One command per turn.');
     expect(tb.tokens.ids).toEqual(ta.tokens.ids); // greedy: the seed does not matter
+    // A bare model folder starts from the full system prompt (what a pretrained model reads)…
+    const plain = await run();
+    expect(JSON.parse(plain.stdout).system).toMatch(/^You are a software engineer/);
+    // …a run's checkpoint/ from the run's own settings (config.json beside it).
+    const runDir = join(dir, 'run');
+    await saveModelDir(join(runDir, 'checkpoint'), { config, tensors: initParams(config, 5), tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig });
+    writeFileSync(join(runDir, 'config.json'), JSON.stringify({ 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.systemPrompt': 'brief' }));
+    const fromRun = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [BIN, 'solve', '--task', TASKS, '--id', 'clamp__1', '--policy', `model:${join(runDir, 'checkpoint')}`, '--json'], { timeout: 240_000, maxBuffer: 64 << 20 }, (e, stdout, stderr) =>
+        resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(fromRun.code, fromRun.stderr).toBe(0);
+    const tr = JSON.parse(fromRun.stdout);
+    expect(tr.system).toBe('Fix the bug. One command per turn.');
+    expect(tr.turns.length).toBeLessThanOrEqual(2);
     const bad = await run('--set', 'agent.systemPrompt=short');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/agent\.systemPrompt/);
