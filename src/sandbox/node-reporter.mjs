@@ -1,17 +1,22 @@
 // node:test reporter loaded inside the sandboxed test process (plain JS: it runs without tsx).
-// Writes one JSON line per finished test to fd 3 — {"e":"result","path":[...],"status","message","ms"} —
+// Writes one JSON line per finished test to fd 3 (or marked lines on stdout: see send) — {"e":"result","path":[...],"status","message","ms"} —
 // and {"e":"running","path":[...]} as each test starts, synchronously, so the lines are out before a
 // test that busy-loops blocks the process (see the note at the end).
 import { writeSync } from 'node:fs';
 import { Transform } from 'node:stream';
 
-const send = (obj) => {
-  try {
-    writeSync(3, JSON.stringify(obj) + '\n');
-  } catch {
-    // fd 3 is not open (run by hand) or was closed: nothing to report to.
-  }
-};
+// The node sandbox reads fd 3. A WebContainer has only the terminal, so there (WEBSWE_REPORTER_MARK set by
+// webcontainer.browser.ts) each line goes to stdout behind the mark, for webcontainer-output.ts to pick out.
+const MARK = process.env.WEBSWE_REPORTER_MARK;
+const send = MARK
+  ? (obj) => process.stdout.write(MARK + JSON.stringify(obj) + '\n')
+  : (obj) => {
+      try {
+        writeSync(3, JSON.stringify(obj) + '\n');
+      } catch {
+        // fd 3 is not open (run by hand) or was closed: nothing to report to.
+      }
+    };
 
 const errorText = (err) => {
   if (!err) return undefined;

@@ -1,36 +1,12 @@
-// The WebContainer sandbox's side of a test run inside the container: the node:test reporter script
-// the container's node loads (one marked JSON line per test event, on stdout), and the parser that
+// The WebContainer sandbox's side of a test run inside the container: the mark of the reporter's lines
+// (the node sandbox's reporter, node-reporter.mjs, writes them to stdout there), and the parser that
 // splits the terminal's combined output into the program's text (capped) and those results. Core code.
 import { CappedText } from './runs.ts';
 import type { TestResult, TestStatus } from './types.ts';
 
-/** The reporter the container's node loads: one marked JSON line per test event, on stdout. */
+/** Marks the reporter's lines on stdout: node-reporter.mjs, run with WEBSWE_REPORTER_MARK set to it,
+ *  writes one marked JSON line per test event (the container has no fd 3). */
 export const REPORTER_MARK = '\u001eWEBSWE ';
-export const WEBCONTAINER_REPORTER = `// webswe: node:test reporter for the WebContainer sandbox (see src/sandbox/webcontainer.browser.ts)
-import { Transform } from 'node:stream';
-const MARK = ${JSON.stringify(REPORTER_MARK)};
-const send = (o) => process.stdout.write(MARK + JSON.stringify(o) + '\\n');
-const errorText = (err) => { if (!err) return undefined; const inner = err.cause ?? err; return String(inner?.message ?? inner); };
-const reported = [];
-const running = [];
-function onEvent({ type, data }) {
-  if (type === 'test:dequeue') { running.length = data.nesting; running.push(data.name); send({ e: 'running', path: [...running] }); }
-  else if (type === 'test:start') { reported.length = data.nesting; reported.push(data.name); }
-  else if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
-    const path = [...reported.slice(0, data.nesting), data.name];
-    const todo = data.todo !== undefined && data.todo !== false;
-    const skip = data.skip !== undefined && data.skip !== false;
-    const status = todo ? 'todo' : skip ? 'skip' : type === 'test:pass' ? 'pass' : 'fail';
-    const reason = todo ? data.todo : skip ? data.skip : undefined;
-    const message = status === 'fail' ? errorText(data.details?.error) : typeof reason === 'string' ? reason : undefined;
-    send({ e: 'result', path, status, message, ms: data.details?.duration_ms });
-  }
-}
-let direct = false;
-const reporter = new Transform({ writableObjectMode: true, transform(event, _e, done) { if (!direct) onEvent(event); done(); } });
-reporter.on('pipe', (source) => { direct = true; for (const t of ['test:dequeue', 'test:start', 'test:pass', 'test:fail']) source.on(t, (data) => onEvent({ type: t, data })); });
-export default reporter;
-`;
 
 const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
 // eslint-disable-next-line no-control-regex

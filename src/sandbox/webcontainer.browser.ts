@@ -21,7 +21,8 @@ import {
   type SandboxOptions,
 } from './types.ts';
 import { parseNodeCommand, runTestFiles } from './runs.ts';
-import { OutputParser, WEBCONTAINER_REPORTER } from './webcontainer-output.ts';
+import { OutputParser, REPORTER_MARK } from './webcontainer-output.ts';
+import REPORTER from './node-reporter.mjs?raw';
 
 /** The part of @webcontainer/api's WebContainer this adapter uses. */
 export interface WcProcess {
@@ -193,7 +194,7 @@ export class WebContainerSandbox implements Sandbox {
     if (this.generation !== this.host.generation) {
       this.generation = this.host.generation;
       await wc.fs.mkdir(this.repo, { recursive: true });
-      await wc.mount({ 'reporter.mjs': { file: { contents: WEBCONTAINER_REPORTER } } }, { mountPoint: this.dir });
+      await wc.mount({ 'reporter.mjs': { file: { contents: REPORTER } } }, { mountPoint: this.dir });
       await wc.mount(toTree(this.mirror), { mountPoint: this.repo });
     }
     return wc;
@@ -282,7 +283,7 @@ export class WebContainerSandbox implements Sandbox {
     // No --max-old-space-size: the container's node may not take V8 flags (memoryMb is not enforced here).
     const proc = await wc.spawn('node', ['--test-reporter=../reporter.mjs', ...args], {
       cwd: this.repo,
-      env: { NO_COLOR: '1', FORCE_COLOR: '0', TZ: 'UTC', LANG: 'C.UTF-8' },
+      env: { NO_COLOR: '1', FORCE_COLOR: '0', TZ: 'UTC', LANG: 'C.UTF-8', WEBSWE_REPORTER_MARK: REPORTER_MARK },
       terminal: { cols: 500, rows: 40 },
     });
     const parsed = new OutputParser(this.opts.outputLimit, extra.file);
