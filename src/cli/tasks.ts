@@ -11,6 +11,7 @@ import { formatTaskError, parseTaskFile } from '../tasks/schema.ts';
 import { validateTasks, VALIDATE_DEFAULTS, type TaskVerdict } from '../tasks/validate.ts';
 import { printJson, runCommand, UserError } from './output.ts';
 import { registerTasksBuild } from './tasks-build.ts';
+import { registerTasksFunctions } from './tasks-functions.ts';
 
 export interface ValidateReport {
   tasks: TaskVerdict[];
@@ -112,5 +113,6 @@ export function registerTasks(program: Command): Command {
       }),
     );
   registerTasksBuild(tasks);
+  registerTasksFunctions(tasks);
   return tasks;
 }
