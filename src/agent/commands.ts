@@ -1,6 +1,9 @@
 // The action format and its parser: a turn is free text ending in exactly one fenced block whose info
 // string is `command`; the block's first line is the command, later lines its body (replace, create).
 // Anything else is a format error whose message says what was wrong and shows the expected form.
+// Two edit commands: `replace` (SEARCH/REPLACE blocks: the old lines copied, then the new) and the
+// compact `edit PATH START END` (the new text of a numbered line range: only the new lines are written,
+// a 1-3-token line address instead of a copy of the old lines; sized for small models).
 
 /** One SEARCH/REPLACE edit: old and new lines, each line ending in '\n' ('' replaces with nothing). */
 export interface Edit {
@@ -14,6 +17,9 @@ export type Command =
   | { name: 'view'; path: string; start?: number; end?: number }
   | { name: 'search'; text: string; path?: string }
   | { name: 'replace'; path: string; edits: Edit[] }
+  /** Lines start..end (1-based, inclusive) become `content` (whole lines, each ending in '\n'; '' deletes
+   *  them). end = start − 1 inserts `content` before line start without replacing anything. */
+  | { name: 'edit'; path: string; start: number; end: number; content: string }
   | { name: 'create'; path: string; content: string }
   | { name: 'run_tests'; test?: string }
   | { name: 'submit' };
@@ -27,6 +33,7 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   view: 'view PATH [START [END]]',
   search: 'search TEXT [PATH]',
   replace: 'replace PATH, then edit blocks: <<<<<<< SEARCH / old lines / ======= / new lines / >>>>>>> REPLACE',
+  edit: 'edit PATH START END, then the new text of lines START to END',
   create: "create PATH, then the whole file's text",
   run_tests: 'run_tests [TEST_FULL_NAME]',
   submit: 'submit',
@@ -42,7 +49,7 @@ export const EXPECTED_FORM = [
   '```command',
   'view src/lib.js 1 40',
   '```',
-  `Commands: ${(['view', 'search', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
+  `Commands: ${(['view', 'search', 'edit', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
 ].join('\n');
 
 class FormatError extends Error {}
@@ -182,6 +189,16 @@ function parseCommand(lines: string[]): Command {
     case 'replace':
       if (args.length !== 1) usage('replace', `expected one path on the command line, got ${args.length} words`);
       return { name: 'replace', path: args[0]!, edits: parseEdits(body) };
+    case 'edit': {
+      if (args.length !== 3) usage('edit', `expected a path and two line numbers, got ${args.length} argument${args.length === 1 ? '' : 's'}`);
+      const start = lineNumber('edit', 'START', args[1]!);
+      const end = /^\d+$/.test(args[2]!) ? Number(args[2]) : lineNumber('edit', 'END', args[2]!);
+      if (end < start - 1) usage('edit', `END (${end}) is before START (${start}); END = START − 1 inserts before line START`);
+      // Trailing blank lines are dropped: an empty body deletes the range.
+      let last = body.length;
+      while (last > 0 && body[last - 1]!.trim() === '') last--;
+      return { name: 'edit', path: args[0]!, start, end, content: asText(body.slice(0, last)) };
+    }
     case 'create':
       if (args.length !== 1) usage('create', `expected one path on the command line, got ${args.length} words`);
       return { name: 'create', path: args[0]!, content: asText(body) };
@@ -240,6 +257,9 @@ export function formatCommand(c: Command): string {
       break;
     case 'replace':
       body = [`replace ${q(c.path)}`, ...c.edits.map((e) => `${SEARCH_MARK}\n${e.search}${DIVIDER}\n${e.replace}${REPLACE_MARK}`)].join('\n');
+      break;
+    case 'edit':
+      body = `edit ${q(c.path)} ${c.start} ${c.end}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`;
       break;
     case 'create':
       body = `create ${q(c.path)}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`; // the parser adds the final newline back

@@ -14,7 +14,7 @@ import type { Task } from '../tasks/schema.ts';
 import { parseTurn } from './commands.ts';
 import { gradeFiles, readRepo } from './grade.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
-import { formatErrorMessage, issueMessage, systemPrompt, type SystemPromptKind } from './prompt.ts';
+import { formatErrorMessage, issueMessage, systemPrompt, type EditCommandKind, type SystemPromptKind } from './prompt.ts';
 import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
 import type { Timeline } from './timeline.ts';
 import { runTool, truncateText, type ToolResult } from './tools.ts';
@@ -40,6 +40,8 @@ export interface EpisodeOptions {
   sandbox: string;
   /** Which system prompt opens the episode (prompt.ts; default full). */
   systemPrompt?: SystemPromptKind;
+  /** The edit command the full prompt documents (default replace; every command is accepted either way). */
+  editCommand?: EditCommandKind;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** For rl/collect.ts: run batches two at a time (a lone one in two halves), taking turns at the
@@ -62,6 +64,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     commandTimeoutMs: c.agent.commandTimeoutMs,
     sandbox: c.agent.sandbox,
     systemPrompt: c.agent.systemPrompt as SystemPromptKind,
+    editCommand: c.agent.editCommand as EditCommandKind,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
@@ -198,7 +201,7 @@ async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Pr
   try {
     ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs });
     const user = issueMessage(task.repo, task.problem_statement, await ep.sb.listFiles());
-    const system = systemPrompt(opts.systemPrompt);
+    const system = systemPrompt(opts.systemPrompt, opts.editCommand);
     ep.messages.push({ role: 'system', content: system }, { role: 'user', content: user });
     if (opts.tokenizer) {
       ep.tokens = new EpisodeTokens(opts.tokenizer, opts.chatFormat ?? PLAIN_CHATML);
@@ -237,6 +240,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     observation_cut: 0,
     finish: out.finish === 'length' ? 'length' : 'stop',
     timing: { policy_ms: Math.round(policyMs), exec_ms: 0 },
+    ...(out.noTrain ? { no_train: true as const } : {}),
   };
   ep.turns.push(turn);
   if (ep.used > opts.contextTokens) ep.end = 'context_limit'; // the turn itself overflowed: not run
@@ -294,7 +298,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
     policy: policy.name,
     policy_version: policy.version,
     sandbox: opts.sandbox,
-    system: ep.messages[0]?.content ?? systemPrompt(opts.systemPrompt),
+    system: ep.messages[0]?.content ?? systemPrompt(opts.systemPrompt, opts.editCommand),
     prompt: ep.messages[1]?.content ?? '',
     turns: ep.turns,
     budget_unit: ep.tokens ? 'tokens' : 'chars/4',

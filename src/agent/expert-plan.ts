@@ -5,7 +5,7 @@ import { diffArrays } from 'diff';
 import type { Rng } from '../random.ts';
 import { applyDiff } from '../sandbox/patch.ts';
 import type { Task } from '../tasks/schema.ts';
-import type { Edit } from './commands.ts';
+import type { Command, Edit } from './commands.ts';
 import { applyEdits, findLines, splitLines } from './edits.ts';
 
 /** A run of changed lines: [aStart, aEnd) of the old file became [bStart, bEnd) of the new one. */
@@ -117,6 +117,16 @@ export function editsBetween(before: string, after: string): Edit[] | null {
   const edits = ranges.map((r) => ({ search: text(A.slice(r.lo, r.hi)), replace: text(B.slice(r.blo, r.bhi)) }));
   const check = applyEdits(before, edits);
   return edits.length && check.ok && check.text === after ? edits : null;
+}
+
+/** `edit` commands taking `before` to `after`: one per changed run of lines, bottom to top, so that every
+ *  command's line numbers are those of `before` (what the agent last viewed). */
+export function lineEditsBetween(path: string, before: string, after: string): Extract<Command, { name: 'edit' }>[] {
+  const B = splitLines(after);
+  const text = (xs: string[]) => xs.map((l) => l + '\n').join('');
+  return lineChanges(before, after)
+    .reverse()
+    .map((c) => ({ name: 'edit' as const, path, start: c.aStart + 1, end: c.aEnd, content: text(B.slice(c.bStart, c.bEnd)) }));
 }
 
 const NAME_PATTERNS = [

@@ -1,12 +1,16 @@
 // The scripted expert: knows the gold patch but works as a person would (run the tests, search for
-// the function, view it, replace, run the tests, submit), reading each observation. With noise p it
-// first makes a plausible wrong edit, sees the tests still fail, and recovers. Wording comes from a
-// small phrase bank; everything is seeded, so the same task and seed give the same episode.
+// the function, view it, edit, run the tests, submit), reading each observation. In a repository with
+// one source file (levels 0 and 1) it reads that file at once: the issue already names the failing
+// call. With noise p it first makes a plausible wrong edit, sees the tests still fail, and recovers.
+// It edits with SEARCH/REPLACE (`replace`) or numbered line ranges (`edit`), as agent.editCommand says.
+// Wording comes from a small phrase bank; everything is seeded, so the same task and seed give the same
+// episode.
 import { Rng } from '../random.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
+import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, editsBetween, enclosingName, goldPlan, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, editsBetween, enclosingName, goldPlan, lineEditsBetween, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { TurnRecord } from './trajectory.ts';
 
@@ -25,6 +29,7 @@ const PHRASES = {
   view: ['Let me read {path} around line {line}.', 'Now the code itself: {path}, near line {line}.', 'I will view the relevant part of {path}.'],
   viewNext: ['The issue also involves `{name}`; let me look at it, near line {line} of {path}.', 'There is a second problem, in `{name}`. Viewing {path} around line {line}.'],
   viewOnly: ['{fail} Let me read {path} around line {line}.', '{fail} The code is in {path}; let me look near line {line}.'],
+  viewFile: ['Let me read {path}.', 'The code is in {path}; let me read it.', 'First, the code: {path}.'],
   fix: [
     'Line {line} is the bug: `{old}` should be `{new}`.',
     'Found it. On line {line}, `{old}` is wrong; it should read `{new}`.',
@@ -60,6 +65,7 @@ const TERSE: Record<Key, string> = {
   view: 'Read {path} near line {line}.',
   viewNext: 'Read `{name}` near line {line}.',
   viewOnly: 'Read {path} near line {line}.',
+  viewFile: 'Read {path}.',
   fix: 'Fix line {line}.',
   fixMany: 'Edit {path}.',
   wrong: 'Try line {line}.',
@@ -95,15 +101,25 @@ export function failingTests(observation: string): { name: string; message: stri
 
 const allPass = (t: TurnRecord) => t.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
 
+/** Prefix of a yielded turn that is a deliberate mistake (TurnOutput.noTrain); stripped before use. */
+const NO_TRAIN = '\u0000no-train\u0000';
+
+/** Files a person would read as code: .js outside test/ folders. */
+const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm]?js$/.test(p) && !task.test_files.includes(p) && !/(^|\/)tests?\//.test(p));
+
+/** A file this short is read whole (`view PATH`): no line range to choose. */
+const WHOLE_FILE_LINES = 60;
+
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
     return (style === 'terse' ? TERSE[key] : pick).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
   };
   const turn = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
-  const failText = (t: TurnRecord) => {
+  const failText = (t: TurnRecord | null) => {
+    if (!t) return '';
     const f = failingTests(t.observation)[0];
     return f ? `\`${f.name}\` fails${f.message ? `: ${f.message.replace(/`/g, "'")}` : ''}.` : '';
   };
@@ -115,7 +131,11 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Gener
   }
   const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : undefined);
 
-  let last = yield turn(say('start'), { name: 'run_tests' });
+  // One short source file (levels 0 and 1): the issue names the failing call, so read the whole file
+  // first (no test run, no search).
+  const sources = sourceFiles(task);
+  const single = sources.length === 1 && splitLines(task.files[sources[0]!]!).length <= WHOLE_FILE_LINES;
+  let last: TurnRecord | null = single ? null : yield turn(say('start'), { name: 'run_tests' });
   let first = true;
   let noisy = rng.next() < noise;
   for (const fp of plan) {
@@ -134,21 +154,24 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Gener
       const line = c0.aStart + 1 + shift;
       const lo = Math.max(1, line - 5);
       const hi = Math.min(A.length + shift, Math.max(group.at(-1)!.aEnd + shift + 5, lo + 9), lo + 99);
-      const view: Command = { name: 'view', path: fp.path, start: lo, end: hi };
+      const whole = A.length + shift <= WHOLE_FILE_LINES;
+      const view: Command = whole ? { name: 'view', path: fp.path } : { name: 'view', path: fp.path, start: lo, end: hi };
       const name = enclosingName(A, c0.aStart);
-      if (first && name) {
+      if (first && name && !single) {
         const dir = dirOf(fp.path);
         last = yield turn(say('search', { fail: failText(last), name, dir: dir ?? 'the repository' }), dir ? { name: 'search', text: name, path: dir } : { name: 'search', text: name });
         last = yield turn(say('view', { path: fp.path, line }), view);
-      } else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
+      } else if (first && whole) last = yield turn(say('viewFile', { path: fp.path }), view);
+      else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
       else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
       first = false;
       const wrong = noisy ? wrongEdit(fp.before, fp.after, c0, rng) : null;
       noisy = false;
       if (wrong) {
-        const edits = editsBetween(current, wrong.text);
-        if (edits) {
-          last = yield turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), { name: 'replace', path: fp.path, edits });
+        const edits = editCommand === 'edit' ? lineEditsBetween(fp.path, current, wrong.text) : editsBetween(current, wrong.text);
+        if (edits && edits.length === 1) {
+          const cmd: Command = editCommand === 'edit' ? (edits[0] as Command) : { name: 'replace', path: fp.path, edits: edits as Extract<Command, { name: 'replace' }>['edits'] };
+          last = yield NO_TRAIN + turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), cmd);
           if (last.status === 'ok') current = wrong.text;
           last = yield turn(say('retest'), { name: 'run_tests' });
           if (allPass(last) && plan.length === 1 && groups.length === 1) {
@@ -159,11 +182,29 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Gener
         }
       }
       const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());
-      const edits = editsBetween(current, target);
-      const single = group.length === 1 && c0.aEnd - c0.aStart === 1 && c0.bEnd - c0.bStart === 1;
-      const why = single ? say('fix', { line, old: A[c0.aStart]!.trim(), new: B[c0.bStart]!.trim() }) : say('fixMany', { path: fp.path });
-      if (edits) last = yield turn(why, { name: 'replace', path: fp.path, edits });
-      if (!edits || last.status !== 'ok') {
+      const oneLine = group.length === 1 && c0.aEnd - c0.aStart === 1 && c0.bEnd - c0.bStart === 1;
+      const why = oneLine ? say('fix', { line, old: A[c0.aStart]!.trim(), new: B[c0.bStart]!.trim() }) : say('fixMany', { path: fp.path });
+      let applied = false;
+      if (editCommand === 'edit') {
+        // One `edit` per changed run, bottom to top (so each one's line numbers are those of the view).
+        const cmds = lineEditsBetween(fp.path, current, target);
+        applied = cmds.length > 0;
+        for (const [k, cmd] of cmds.entries()) {
+          const r: string = k === 0 ? why : say('fix', { line: cmd.start });
+          last = yield turn(r, cmd);
+          if (last.status !== 'ok') {
+            applied = false;
+            break;
+          }
+        }
+      } else {
+        const edits = editsBetween(current, target);
+        if (edits) {
+          last = yield turn(why, { name: 'replace', path: fp.path, edits });
+          applied = last.status === 'ok';
+        }
+      }
+      if (!applied) {
         last = yield turn(say('rewrite', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
         break; // the whole file is written
       }
@@ -172,14 +213,14 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle): Gener
     }
   }
   last = yield turn(say('verify'), { name: 'run_tests' });
-  if (!allPass(last)) {
+  if (!allPass(last!)) {
     // Last resort: write every planned file whole, then check once more.
     for (const fp of plan.filter((p): p is Extract<FilePlan, { after: string }> => p.kind !== 'delete')) {
       last = yield turn(say('rewrite', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
     }
     last = yield turn(say('verify'), { name: 'run_tests' });
   }
-  yield turn(say(allPass(last) ? 'submit' : 'giveUp'), { name: 'submit' });
+  yield turn(say(allPass(last!) ? 'submit' : 'giveUp'), { name: 'submit' });
 }
 
 export interface ExpertOptions {
@@ -187,6 +228,8 @@ export interface ExpertOptions {
   noise?: number;
   /** Wording of the reasoning: full (varied sentences quoting the failures) or terse (default full). */
   style?: ExpertStyle;
+  /** The edit command it uses (agent.editCommand; default replace). */
+  editCommand?: EditCommandKind;
 }
 
 export class ExpertPolicy implements Policy {
@@ -194,13 +237,15 @@ export class ExpertPolicy implements Policy {
   readonly version = 0;
   readonly noise: number;
   readonly style: ExpertStyle;
+  readonly editCommand: EditCommandKind;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
     this.noise = opts.noise ?? 0;
     if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
     this.style = opts.style ?? 'full';
-    this.name = `expert(noise=${this.noise}${this.style === 'terse' ? ', terse' : ''})`;
+    this.editCommand = opts.editCommand ?? 'replace';
+    this.name = `expert(noise=${this.noise}${this.style === 'terse' ? ', terse' : ''}${this.editCommand === 'edit' ? ', edit' : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -208,12 +253,13 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);
       // After its submit the script has nothing more; say so again (the loop ends at submit anyway).
-      return { text: step.done ? formatCommand({ name: 'submit' }) : step.value, finish: 'stop' };
+      if (step.done) return { text: formatCommand({ name: 'submit' }), finish: 'stop' };
+      return step.value.startsWith(NO_TRAIN) ? { text: step.value.slice(NO_TRAIN.length), finish: 'stop', noTrain: true } : { text: step.value, finish: 'stop' };
     });
   }
 

@@ -34,6 +34,8 @@ export interface TurnOutput {
   /** 'length': cut at maxTokens; 'exhausted': the policy has nothing more to say (replay ran out),
    *  and the episode ends without this turn. */
   finish?: 'stop' | 'length' | 'exhausted';
+  /** The scripted expert's deliberate mistake: recorded and run, never imitated (TurnRecord.no_train). */
+  noTrain?: boolean;
 }
 
 export interface Policy {

@@ -4,7 +4,28 @@
 import { EXPECTED_FORM, USAGE } from './commands.ts';
 import { VIEW_WINDOW } from './tools.ts';
 
-export const SYSTEM_PROMPT = `You are a software engineer fixing a bug in a small JavaScript repository (ES modules; the tests use node:test). You work in turns. In each turn, write your reasoning in a few sentences, then exactly one command in a fenced block whose info string is \`command\`. The block ends the turn; the environment runs the command and replies with its output.
+/** How the chosen edit command is documented (agent.editCommand picks one; the prompt shows only it). */
+const EDIT_DOCS: Record<EditCommandKind, string> = {
+  replace: `replace PATH
+  Edit a file. After the command line, write one or more edit blocks:
+<<<<<<< SEARCH
+the old lines, copied exactly from the file (they must occur exactly once)
+=======
+the new lines
+>>>>>>> REPLACE`,
+  edit: `${USAGE.edit.split(',')[0]}
+  Edit a file: lines START to END (as view numbers them) become the lines you write after the command line
+  (none deletes them; END = START - 1 inserts before line START). An edit that would leave a JavaScript file
+  that does not parse is refused. Example:
+edit src/roman.js 12 12
+  if (n >= value) {`,
+};
+
+export type EditCommandKind = 'replace' | 'edit';
+
+/** The full system prompt (pretrained models): the action format and every command, with the chosen edit command. */
+export function fullSystemPrompt(editCommand: EditCommandKind = 'replace'): string {
+  return `You are a software engineer fixing a bug in a small JavaScript repository (ES modules; the tests use node:test). You work in turns. In each turn, write your reasoning in a few sentences, then exactly one command in a fenced block whose info string is \`command\`. The block ends the turn; the environment runs the command and replies with its output.
 
 Example turn:
 The test says toRoman(4) returns "IIII"; let me look at the subtractive table.
@@ -17,13 +38,7 @@ ${USAGE.view}
   Show lines START to END of a file, numbered (at most ${VIEW_WINDOW} lines; default: from line 1).
 ${USAGE.search}
   Show the lines that contain TEXT (plain text, case-sensitive), with file and line number, in PATH (a file or a folder; default: the whole repository). Quote TEXT that contains spaces: search "return lo" src
-replace PATH
-  Edit a file. After the command line, write one or more edit blocks:
-<<<<<<< SEARCH
-the old lines, copied exactly from the file (they must occur exactly once)
-=======
-the new lines
->>>>>>> REPLACE
+${EDIT_DOCS[editCommand]}
 create PATH
   Write a whole file (folders are created as needed): after the command line, the file's full text.
 ${USAGE.run_tests}
@@ -32,6 +47,10 @@ ${USAGE.submit}
   Finish. Your changes are then graded by the repository's original tests (editing the tests does not change the grade).
 
 Paths are relative to the repository root. Long outputs are cut in the middle with a marker. If the text in a block contains a line of three backticks, open the block with four (\`\`\`\`command) and close it with four.`;
+}
+
+/** The full prompt with SEARCH/REPLACE edits (what pretrained presets read by default). */
+export const SYSTEM_PROMPT = fullSystemPrompt('replace');
 
 /** The one-line system prompt of from-scratch models (agent.systemPrompt = brief): such a model
  *  cannot read the full one and learns the format from expert episodes instead, and the full one
@@ -40,7 +59,8 @@ Paths are relative to the repository root. Long outputs are cut in the middle wi
 export const BRIEF_SYSTEM_PROMPT = 'Fix the bug. One command per turn.';
 
 export type SystemPromptKind = 'full' | 'brief';
-export const systemPrompt = (kind: SystemPromptKind | undefined): string => (kind === 'brief' ? BRIEF_SYSTEM_PROMPT : SYSTEM_PROMPT);
+export const systemPrompt = (kind: SystemPromptKind | undefined, editCommand: EditCommandKind = 'replace'): string =>
+  kind === 'brief' ? BRIEF_SYSTEM_PROMPT : fullSystemPrompt(editCommand);
 
 /** The first user message: the issue, then every file of the repository. */
 export function issueMessage(repo: string, problem: string, files: readonly string[]): string {

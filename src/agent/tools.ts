@@ -1,6 +1,9 @@
 // The commands' effects on a Sandbox: view (numbered windows of at most 100 lines), search (plain
-// text across files), replace (exact-once SEARCH/REPLACE), create, run_tests (per-test results and
-// failure messages). Each returns the observation text and a status; truncateText cuts long ones.
+// text across files), replace (exact-once SEARCH/REPLACE), edit (a numbered line range's new text,
+// refused when it would leave a JavaScript file that no longer parses), create, run_tests (per-test
+// results and failure messages). Each returns the observation text and a status; truncateText cuts
+// long ones.
+import { parseModule } from '../tasks/mutate.ts';
 import type { Command } from './commands.ts';
 import { applyEdits, numbered, splitLines } from './edits.ts';
 import { resolveRepoPath, type RunResult, type Sandbox, type TestResult } from '../sandbox/types.ts';
@@ -83,6 +86,45 @@ async function replace(ctx: ToolContext, c: Extract<Command, { name: 'replace' }
   return ok(`edited ${path} (${what}); the new text with its neighbours:\n${parts.join('\n…\n')}`);
 }
 
+/** Why a JavaScript file's text does not parse as a module, or null when it does (or is not JavaScript). */
+export function syntaxError(path: string, text: string): string | null {
+  if (!/\.[cm]?js$/.test(path)) return null;
+  try {
+    parseModule(text);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Promise<ToolResult> {
+  let text: string;
+  try {
+    text = await ctx.sandbox.readFile(c.path);
+  } catch (e) {
+    if (/^no such file/.test((e as Error).message)) return refused(`${(e as Error).message}; edit changes an existing file (use create for a new one)`);
+    throw e;
+  }
+  const path = resolveRepoPath(c.path);
+  const lines = splitLines(text);
+  if (c.start > lines.length + 1 || c.end > lines.length) {
+    return refused(`${path} unchanged: it has ${lines.length} lines; lines ${c.start}-${c.end} are past its end (view ${path} to see the numbers)`);
+  }
+  const fresh = splitLines(c.content);
+  const next = [...lines.slice(0, c.start - 1), ...fresh, ...lines.slice(c.end)];
+  const result = next.length ? next.join('\n') + '\n' : '';
+  // The lint gate (SWE-agent's): an edit that breaks the syntax of a file that parsed is refused, so a
+  // slip costs one turn instead of the episode.
+  const broken = syntaxError(path, result);
+  if (broken && !syntaxError(path, text)) {
+    return refused(`${path} unchanged: after this edit it would not parse (${broken}); lines ${c.start}-${c.end} were:\n${numbered(lines.map(clip), c.start - 1, c.end - 1)}`);
+  }
+  await ctx.sandbox.writeFile(path, result);
+  const shown = numbered(next.map(clip), c.start - 3, c.start - 1 + Math.max(fresh.length, 1));
+  const what = fresh.length === 0 ? `deleted lines ${c.start}-${c.end}` : c.end < c.start ? `inserted ${fresh.length} line${fresh.length === 1 ? '' : 's'} at line ${c.start}` : `lines ${c.start}-${c.end} are now ${fresh.length} line${fresh.length === 1 ? '' : 's'}`;
+  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`);
+}
+
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path);
   const existed = await ctx.sandbox.readFile(path).then(
@@ -140,6 +182,8 @@ export async function runTool(ctx: ToolContext, c: Command): Promise<ToolResult>
         return await search(ctx, c);
       case 'replace':
         return await replace(ctx, c);
+      case 'edit':
+        return await edit(ctx, c);
       case 'create':
         return await create(ctx, c);
       case 'run_tests':

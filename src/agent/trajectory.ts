@@ -37,6 +37,9 @@ export interface TurnRecord {
   /** How the policy's generation ended. */
   finish: 'stop' | 'length';
   timing: { policy_ms: number; exec_ms: number };
+  /** A turn not to imitate: the scripted expert's deliberate wrong edit (what follows it, the recovery,
+   *  is imitated). Absent for every other turn. */
+  no_train?: true;
 }
 
 /** The grading run on a fresh copy (grade.ts). It runs for every episode, but the reward's tests part

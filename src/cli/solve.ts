@@ -109,7 +109,7 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   });
 }
 
-async function makePolicy(flags: SolveFlags): Promise<Policy> {
+async function makePolicy(flags: SolveFlags, opts: EpisodeOptions): Promise<Policy> {
   let spec;
   try {
     spec = parsePolicySpec(flags.policy);
@@ -120,7 +120,7 @@ async function makePolicy(flags: SolveFlags): Promise<Policy> {
   if (spec.kind === 'expert') {
     const noise = Number(flags.noise ?? 0);
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
-    return new ExpertPolicy({ noise });
+    return new ExpertPolicy({ noise, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
   if (spec.kind === 'model') return modelPolicy(spec.dir, flags);
   let text: string;
@@ -227,7 +227,7 @@ export function registerSolve(program: Command): Command {
     .option('--index <n>', 'which task of the file (0-based; default 0)')
     .option('--id <id>', 'the task with this instance_id')
     .option('--all', 'every task of the file; prints the success rate and mean turns')
-    .option('--policy <policy>', 'expert | replay:FILE (a JSON array of assistant turn texts) | model:DIR', 'expert')
+    .option('--policy <policy>', 'expert (edits with agent.editCommand: --set agent.editCommand=edit) | replay:FILE (a JSON array of assistant turn texts) | model:DIR', 'expert')
     .option('--noise <p>', 'expert only: probability of a plausible wrong first edit and the recovery after it (default 0)')
     .option('--sandbox <name>', 'where commands run: node (worker runs in the browser only)', 'node')
     .option('--max-turns <n>', 'T_max, the turn limit (default: agent.maxTurns, 40)')
@@ -243,8 +243,8 @@ export function registerSolve(program: Command): Command {
     .action((flags: SolveFlags) =>
       runCommand(async () => {
         const tasks = pickTasks(await loadTasks(flags.task), flags, flags.task);
-        const policy = await makePolicy(flags);
         const opts = await makeOptions(flags);
+        const policy = await makePolicy(flags, opts);
         let create: SandboxFactory;
         try {
           create = sandboxFactory(flags.sandbox);

@@ -7,9 +7,13 @@ import { relative, resolve } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { BUILD_DEFAULTS, buildTasks, type BuildEvent, type Tally } from '../tasks/build.ts';
 import { DEFAULT_OUT, loadCorpus, writeTaskSets } from '../tasks/build.node.ts';
+import { FUNCTION_WORLD_DEFAULTS } from '../tasks/build-functions.ts';
+import { buildFunctionLevel, levelOut, loadFunctionCorpus, writeLevel } from '../tasks/build-functions.node.ts';
+import { worldSummary } from '../tasks/build-functions.ts';
 import { printJson, runCommand, UserError } from './output.ts';
 
 interface BuildFlags {
+  level: string;
   seed: string;
   out?: string;
   perLibrary: string;
@@ -48,12 +52,53 @@ function progress(total: number, libraries: number) {
   };
 }
 
+/** Levels 0 and 1: the function corpus, validated, written to <out> (default public/tasks/level<N>). */
+async function buildLevel(level: 0 | 1, flags: BuildFlags): Promise<number> {
+  const seed = int('--seed', flags.seed, 0);
+  const concurrency = int('--jobs', flags.jobs, 1);
+  const timeoutMs = int('--timeout', flags.timeout, 100);
+  const out = resolve(flags.out ?? levelOut(level));
+  const started = performance.now();
+  process.stderr.write(`checking the function corpus…\n`);
+  const corpus = await loadFunctionCorpus();
+  for (const s of corpus.skipped) process.stderr.write(`webswe: left out ${s.where}: ${s.reason}\n`);
+  const o = { ...FUNCTION_WORLD_DEFAULTS, seed };
+  const bar = process.stderr.isTTY ? new SingleBar({ format: 'validating {bar} {value}/{total}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : null;
+  let started_bar = false;
+  const b = await buildFunctionLevel(level, corpus, {
+    ...o,
+    timeoutMs,
+    concurrency,
+    create: (files, opts) => createNodeSandbox(files, { ...opts, clock: 'cpu' }),
+    onVerdict: (_v, done, total) => {
+      if (bar && !started_bar) (bar.start(total, 0), (started_bar = true));
+      if (bar) bar.update(done);
+      else if (done % 500 === 0 || done === total) process.stderr.write(`validated ${done}/${total}\n`);
+    },
+  }).finally(() => bar?.stop());
+  const shownOut = relative(process.cwd(), out) || '.';
+  const command = `npx webswe tasks build --level ${level} --seed ${seed}${flags.out ? ` --out ${shownOut}` : ''}`;
+  const files = await writeLevel(out, level, b, corpus, o, command);
+  const s = worldSummary(b.tasks);
+  const wall_s = Math.round((performance.now() - started) / 100) / 10;
+  if (flags.json) printJson({ level, ...s, candidates: b.candidates, dropped: b.dropped.length, skipped_functions: corpus.skipped.length, files, wall_s });
+  else {
+    console.log(`level ${level}: ${s.tasks} tasks from ${s.functions} functions (${b.candidates} candidates; ${b.dropped.length} dropped by the validator)`);
+    for (const k of ['train', 'val', 'test'] as const) console.log(`  ${k.padEnd(5)} ${String(s.splits[k].tasks).padStart(6)} tasks  ${String(s.splits[k].functions).padStart(4)} functions`);
+    for (const [op, n] of Object.entries(s.operators).sort()) console.log(`  ${op.padEnd(18)} ${n}`);
+    for (const f of files) console.log(`wrote ${relative(process.cwd(), f.path)} (${(f.bytes / 1024).toFixed(0)} KiB)`);
+    console.log(`${s.tasks} tasks in ${wall_s} s`);
+  }
+  return s.tasks > 0 ? 0 : 1;
+}
+
 const drops = (t: Tally) => Object.entries(t.dropped).map(([r, n]) => `${r} ${n}`).join(', ') || '-';
 
 export function registerTasksBuild(tasks: Command): Command {
   return tasks
     .command('build')
     .description('synthesise bugs in the corpus libraries, keep those validated in the node sandbox, and write train.jsonl, test.jsonl (split by library) and README.md')
+    .option('--level <n>', 'the rung of the task world: 0 one function per task, 1 a module of a few functions (both from corpus/functions/), 2 the corpus libraries', '2')
     .option('--seed <n>', 'seed for the candidate order, the split and the issue voices', String(BUILD_DEFAULTS.seed))
     .option('--out <dir>', 'where the sets go (default: public/tasks)')
     .option('--per-library <n>', 'tasks per library, a third of them hard (two bugs)', String(BUILD_DEFAULTS.perLibrary))
@@ -63,6 +108,8 @@ export function registerTasksBuild(tasks: Command): Command {
     .option('--json', 'print one JSON summary document on stdout')
     .action((flags: BuildFlags) =>
       runCommand(async () => {
+        if (!['0', '1', '2'].includes(flags.level)) throw new UserError(`--level must be 0, 1 or 2, got "${flags.level}"`);
+        if (flags.level !== '2') return buildLevel(Number(flags.level) as 0 | 1, flags);
         const seed = int('--seed', flags.seed, 0);
         const perLibrary = int('--per-library', flags.perLibrary, 1);
         const concurrency = int('--jobs', flags.jobs, 1);

@@ -41,6 +41,8 @@ export interface ForwardState<T extends Tensor> {
   xFinal: T; rstdF: T; hF: T; logits: T; lse: T;
   /** (N): log p(target) and the entropy of each position's next-token distribution. */
   logp: T; entropy: T;
+  /** 1/τ when the distribution is the tempered softmax(logits / τ) (forward's `temperature`), else 1. */
+  invTemperature: number;
 }
 
 export class Transformer<T extends Tensor> {
@@ -177,8 +179,12 @@ export class Transformer<T extends Tensor> {
    * then rebuilds one layer's activations at a time from its input, with the same ops on the same
    * values, so the gradients are bitwise those of the plain path, for about one more forward of compute.
    */
-  forward(batch: PackedBatch<T>, opts: { recompute?: boolean } = {}): ForwardState<T> {
+  forward(batch: PackedBatch<T>, opts: { recompute?: boolean; temperature?: number } = {}): ForwardState<T> {
     const { be, c } = this;
+    // Rollouts sampled at τ ≠ 1 are scored under the distribution they came from, softmax(logits/τ),
+    // so the DAPO ratio is exact (the behaviour log-probs are the sampler's at τ).
+    const tau = opts.temperature ?? 1;
+    if (!(tau > 0)) throw new Error(`forward: temperature must be > 0, got ${tau}`);
     const recompute = opts.recompute ?? this.recompute;
     let x = be.embedding(batch.ids, this.p('model.embed_tokens.weight'));
     const layers: LayerActs<T>[] = [];
@@ -192,8 +198,9 @@ export class Transformer<T extends Tensor> {
     }
     const { y: hF, rstd: rstdF } = be.rmsnorm(x, this.p('model.norm.weight'), c.rmsNormEps);
     const logits = be.matmul(hF, this.lmHead, { transB: true });
+    if (tau !== 1) be.scale(logits, 1 / tau, logits);
     const lp = be.logprobs(logits, batch.targets);
-    return { batch, layers, ...(recompute ? { inputs } : {}), xFinal: x, rstdF, hF, logits, lse: lp.lse, entropy: lp.entropy, logp: lp.logp };
+    return { batch, layers, ...(recompute ? { inputs } : {}), xFinal: x, rstdF, hF, logits, lse: lp.lse, entropy: lp.entropy, logp: lp.logp, invTemperature: 1 / tau };
   }
 
   /** Frees a layer's activations except its input x. */
@@ -228,6 +235,8 @@ export class Transformer<T extends Tensor> {
     const { batch } = st;
     const N = batch.B * batch.T, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim, C = c.hiddenSize;
     const dlogits = be.logprobsBackward(st.logits, batch.targets, st.lse, st.entropy, dlogp, dentropy, st.logits);
+    // Tempered: the loss saw logits/τ, so d(loss)/d(logits) = d(loss)/d(logits/τ) · (1/τ).
+    if (st.invTemperature !== 1) be.scale(dlogits, st.invTemperature, dlogits);
     // lm head: logits = hF · Wᵀ → dhF = dlogits · W; dW += dlogitsᵀ · hF.
     const gLm = grads.get(c.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight');
     const dhF = be.matmul(dlogits, this.lmHead);

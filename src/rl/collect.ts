@@ -61,14 +61,14 @@ export async function collect(
 
 export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
 
-/** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained on. */
+/** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained
+ *  on. Turns marked no_train (the expert's deliberate wrong edits) never are. */
 export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; advantage?: number }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
-  if (opts.maskFormatErrors) {
-    for (const s of t.tokens.segments) {
-      if (s.kind === 'assistant' && t.turns[s.turn]?.format_error) for (let i = s.start; i < s.end; i++) mask[i] = 0;
-    }
+  for (const s of t.tokens.segments) {
+    const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
+    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
   }
   return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}) };
 }

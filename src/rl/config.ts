@@ -38,8 +38,10 @@ export const FIELDS: readonly FieldSpec[] = [
   f('agent.observationTokens', 'int', 512, 'observations are truncated to this many tokens, with a marker', { min: 16, max: 32768 }),
   f('agent.actionTokens', 'int', 256, 'token budget of one assistant turn', { min: 8, max: 32768 }),
   f('agent.systemPrompt', 'string', 'full', 'system prompt: full (documents the action format; pretrained models) or brief (one line; from-scratch models learn the format from expert episodes, and save its ~775 tokens per episode)', { choices: ['full', 'brief'] }),
+  f('agent.editCommand', 'string', 'replace', 'the edit command the prompt documents and the scripted expert uses: replace (SEARCH/REPLACE blocks: old lines copied, then new) or edit (edit PATH START END and the new lines: no copy of the old lines; sized for small models)', { choices: ['replace', 'edit'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
+  f('agent.cacheTests', 'bool', true, "test runs of a repository state already run (the same files, tests and limits) are answered from a content-addressed cache instead of run again: the gold fix reached by many episodes, grading an unchanged repo. Tasks are validated deterministic; a run that hit its time limit is never cached"),
   f('agent.overlap', 'bool', true, "rollout batches take turns at the policy in pairs (a lone batch in two halves), so one's sandbox commands run while the other generates; same trajectories either way"),
 
   f('reward.lengthThreshold', 'int', 10, 'L_thr: episodes of at least this many turns are penalised (paper Eq. 4)', { min: 1, max: 400 }),
@@ -55,6 +57,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
 
   f('rft.samplesPerTask', 'int', 4, 'K: episodes per training task for rejection sampling (paper: 10)', { min: 1, max: 100 }),
+  f('rft.temperature', 'number', 1, 'sampling temperature τ of the RFT rollouts', { min: 0.05, max: 10 }),
   f('rft.lr', 'number', 1e-3, 'RFT learning rate (paper: 5e-6 for 72B; small models want more)', { min: 0, max: 1 }),
   f('rft.warmupSteps', 'int', 10, 'warm-up steps before the cosine decay to 0', { min: 0, max: 1e6 }),
   f('rft.epochs', 'int', 1, 'epochs over the kept episodes', { min: 0, max: 100 }),
@@ -63,6 +66,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('dapo.iterations', 'int', 20, 'DAPO stage-1 iterations', { min: 0, max: 1e6 }),
   f('dapo.tasksPerIteration', 'int', 8, 'tasks sampled per iteration (the training batch, in groups)', { min: 1, max: 4096 }),
   f('dapo.groupSize', 'int', 8, 'G: episodes per task [rollout.n] (paper: 10, DAPO: 16)', { min: 2, max: 256 }),
+  f('dapo.temperature', 'number', 1, 'sampling temperature τ of the DAPO rollouts; the loss scores the policy as softmax(logits/τ), the distribution sampled, so the ratio stays exact', { min: 0.05, max: 10 }),
   f('dapo.clipRatioLow', 'number', 0.2, 'ε_low [clip_ratio_low]', { min: 0, max: 1 }),
   f('dapo.clipRatioHigh', 'number', 0.28, 'ε_high, clip-higher [clip_ratio_high] (paper stage 1: 0.3)', { min: 0, max: 10 }),
   f('dapo.lr', 'number', 5e-4, 'DAPO learning rate (paper: 1e-6 for 72B full fine-tuning)', { min: 0, max: 1 }),

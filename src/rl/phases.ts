@@ -6,6 +6,7 @@
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
 import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
+import type { EditCommandKind } from '../agent/prompt.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
@@ -108,7 +109,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle, editCommand: cfg.agent.editCommand as EditCommandKind });
   // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
   // pairing batches would only double the sandboxes running at once.
   const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
@@ -125,7 +126,7 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   const specs = ctx.train.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
   const timeline = new Timeline();
   const t0 = performance.now();
-  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0), ctx.sandbox, { ...ctx.episodes, timeline }, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
   const rolloutS = (performance.now() - t0) / 1000;
   await ctx.trajectories('rft', 0, ts);
   const kept = ts.filter(solved);
@@ -154,7 +155,7 @@ export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: re
   const { cfg } = ctx, G = cfg.dapo.groupSize;
   const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
   const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
-  const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
+  const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version, cfg.dapo.temperature), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
   return { tasks, trajectories };
 }
 
@@ -201,7 +202,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     for (let b = 0; b < nb; b++) {
       const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
       if (!mb.some((e) => e.mask.some(Boolean))) continue;
-      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), cfg.dapo.lr, clip));
+      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), cfg.dapo.lr, clip, cfg.dapo.temperature));
       st.optimizerStep++;
     }
   }

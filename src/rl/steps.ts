@@ -73,12 +73,14 @@ export async function dapoStep<T extends Tensor>(
   rows: PackedRows,
   lr: number,
   clip: { epsLow: number; epsHigh: number },
+  /** τ the rollouts were sampled at: the policy is scored as softmax(logits/τ), the distribution sampled. */
+  temperature = 1,
 ): Promise<StepMetrics> {
   const be = model.be, N = rows.B * rows.T;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
   const t0 = performance.now();
   const { batch } = upload(model, rows);
-  const st = model.forward(batch);
+  const st = model.forward(batch, { temperature });
   const old = be.fromArray(rows.oldLogp, [N], 'dapo.old');
   const adv = be.fromArray(rows.adv, [N], 'dapo.adv');
   const mask = be.fromArray(rows.mask, [N], 'dapo.mask');

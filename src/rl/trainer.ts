@@ -17,6 +17,7 @@ import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
+import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
@@ -142,7 +143,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const rows = (state.extra.results as PhaseRow[] | undefined) ?? [];
   const stop = () => env.events?.shouldStop?.() ?? false;
   const ctx: PhaseContext<T> = {
-    cfg, be: env.be, model, tokenizer, stopIds, sandbox: env.sandbox, train: env.train, test: env.test,
+    cfg, be: env.be, model, tokenizer, stopIds, sandbox: cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox, train: env.train, test: env.test,
     episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
     async log(r) {
       await store.appendMetrics(r);

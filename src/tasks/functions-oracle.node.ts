@@ -5,8 +5,8 @@
 // Not a security boundary: it only ever runs our own corpus and our own mutants of it.
 import vm from 'node:vm';
 import { LEVEL0_OPERATORS } from './levels.ts';
-import { callName, moduleText, type CorpusFunction, type OracleCase, type Outcome } from './functions.ts';
-import { enumerateMutants, type Mutant } from './mutate.ts';
+import { callName, moduleText, type CorpusFunction, type KilledMutant, type OracleCase, type Outcome } from './functions.ts';
+import { enumerateMutants } from './mutate.ts';
 
 /** Longest literal a result may be written as (a test's expected value stays readable). */
 export const RESULT_MAX_CHARS = 240;
@@ -88,7 +88,7 @@ export function runOracle(name: string, fnSource: string, examplesSource: string
   return { cases, errors };
 }
 
-const same = (a: Outcome, b: Outcome) =>
+export const sameOutcome = (a: Outcome, b: Outcome) =>
   a.kind === b.kind && (a.kind === 'value' ? a.source === (b as typeof a).source : a.kind === 'throws' ? a.name === (b as typeof a).name : true);
 
 export interface FunctionReport {
@@ -99,7 +99,8 @@ export interface FunctionReport {
   errors: string[];
   /** Level-0 mutants of the function alone, and those its examples kill (some result differs, none hangs). */
   mutants: number;
-  killed: Mutant[];
+  /** Each killed mutant (offsets in moduleText([source])) with what it does on every example. */
+  killed: KilledMutant[];
   /** Mutants that made some example run past the time limit (never tasks: they would time out). */
   hangs: number;
 }
@@ -107,13 +108,13 @@ export interface FunctionReport {
 /** Check one corpus function: its oracle cases, the problems that make it unusable, and its mutation score. */
 export function checkFunction(fn: CorpusFunction): FunctionReport {
   const errors: string[] = [];
-  const base = { name: fn.name, family: fn.family, lines: fn.lines, mutants: 0, killed: [] as Mutant[], hangs: 0 };
+  const base = { name: fn.name, family: fn.family, lines: fn.lines, mutants: 0, killed: [] as KilledMutant[], hangs: 0 };
   const forbidden = FORBIDDEN.exec(fn.source);
   if (forbidden) errors.push(`${fn.name}: uses \`${forbidden[0]}\`; a corpus function is pure and stands alone (no clock, randomness, I/O or globals of the host)`);
   const run = runOracle(fn.name, fn.source, fn.examplesSource);
   errors.push(...run.errors);
   const again = runOracle(fn.name, fn.source, fn.examplesSource);
-  if (!errors.length && again.cases.some((c, i) => !same(c.outcome, run.cases[i]!.outcome))) errors.push(`${fn.name}: gives different results on two runs; a corpus function must be deterministic`);
+  if (!errors.length && again.cases.some((c, i) => !sameOutcome(c.outcome, run.cases[i]!.outcome))) errors.push(`${fn.name}: gives different results on two runs; a corpus function must be deterministic`);
   const { cases } = run;
   if (cases.length < 4 || cases.length > 12) errors.push(`${fn.name}: ${cases.length} examples; give between 4 and 12`);
   for (const c of cases) {
@@ -129,14 +130,14 @@ export function checkFunction(fn: CorpusFunction): FunctionReport {
   if (errors.length) return { ...base, cases, errors };
   const text = moduleText([fn.source]);
   const mutants = enumerateMutants(`src/${fn.name}.js`, text).filter((m) => (LEVEL0_OPERATORS as readonly string[]).includes(m.operator));
-  const killed: Mutant[] = [];
+  const killed: KilledMutant[] = [];
   let hangs = 0;
   for (const m of mutants) {
     const src = (text.slice(0, m.start) + m.mutated + text.slice(m.end)).replace(/^export /, '');
     const r = runOracle(fn.name, src, fn.examplesSource);
     if (r.cases.length !== cases.length) continue; // fails to load, or an argument changed: not a simple bug
     if (r.cases.some((c) => c.outcome.kind === 'timeout')) hangs++;
-    else if (r.cases.some((c, i) => !same(c.outcome, cases[i]!.outcome))) killed.push(m);
+    else if (r.cases.some((c, i) => !sameOutcome(c.outcome, cases[i]!.outcome))) killed.push({ mutant: m, cases: r.cases });
   }
   return { ...base, cases, errors, mutants: mutants.length, killed, hangs };
 }

@@ -9,7 +9,7 @@
 // examples (the oracle) and writing the results down as literals (functions-oracle.node.ts). Core code:
 // parsing and the text of the repository a task is built from; no Node APIs.
 import type { FunctionDeclaration, Node } from 'acorn';
-import { parseModule } from './mutate.ts';
+import { parseModule, type Mutant } from './mutate.ts';
 
 /** A level-0 function fits on one screen of a small model's view: ≤ 20 lines, signature and brace included. */
 export const FUNCTION_MAX_LINES = 20;
@@ -105,15 +105,41 @@ export interface OracleCase {
   outcome: Outcome;
 }
 
-/** The test file of one or more functions from their oracle cases: one test per example, named by its call. */
-export function testFileText(modulePath: string, fns: readonly { name: string; cases: readonly OracleCase[] }[]): string {
-  const lines = [`import { test } from 'node:test';`, `import assert from 'node:assert/strict';`, `import { ${fns.map((f) => f.name).join(', ')} } from '${modulePath}';`, ''];
+/** A mutant of a corpus function that its examples notice, with what it does on each example. */
+export interface KilledMutant {
+  /** Offsets in moduleText([source]) of the function alone. */
+  mutant: Mutant;
+  cases: OracleCase[];
+}
+
+/** A usable corpus function: its oracle cases and the level-0 mutants they kill. */
+export interface CheckedFunction {
+  fn: CorpusFunction;
+  cases: OracleCase[];
+  killed: KilledMutant[];
+}
+
+/** The test names of a test file's cases, in order: each call, made unique with " #2", " #3". */
+export function caseTitles(fns: readonly { name: string; cases: readonly OracleCase[] }[]): string[] {
   const used = new Set<string>();
-  for (const f of fns) {
-    for (const c of f.cases) {
+  return fns.flatMap((f) =>
+    f.cases.map((c) => {
       let title = callName(f.name, c.args);
       for (let k = 2; used.has(title); k++) title = `${callName(f.name, c.args)} #${k}`;
       used.add(title);
+      return title;
+    }),
+  );
+}
+
+/** The test file of one or more functions from their oracle cases: one test per example, named by its call. */
+export function testFileText(modulePath: string, fns: readonly { name: string; cases: readonly OracleCase[] }[]): string {
+  const lines = [`import { test } from 'node:test';`, `import assert from 'node:assert/strict';`, `import { ${fns.map((f) => f.name).join(', ')} } from '${modulePath}';`, ''];
+  const titles = caseTitles(fns);
+  let t = 0;
+  for (const f of fns) {
+    for (const c of f.cases) {
+      const title = titles[t++]!;
       const call = `${f.name}(${c.args.join(', ')})`;
       const body =
         c.outcome.kind === 'value'

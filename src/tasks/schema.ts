@@ -29,6 +29,8 @@ export interface Task {
   PASS_TO_PASS: string[];
   split?: string;
   difficulty?: string | number;
+  /** Rung of the graded world (tasks/levels.ts): 0 one function, 1 a module of a few, 2 a library. */
+  level?: number;
   mutation?: MutationInfo;
   created_by?: string;
   test_command?: string;
@@ -114,6 +116,9 @@ function optional(rec: Record<string, unknown>, out: Problem[]): Partial<Task> {
   const d = rec.difficulty;
   if (typeof d === 'string' || typeof d === 'number') o.difficulty = d;
   else if (d !== undefined) out.push({ field: 'difficulty', message: `expected a string or a number, got ${typeName(d)}` });
+  const lv = rec.level;
+  if (lv === 0 || lv === 1 || lv === 2) o.level = lv;
+  else if (lv !== undefined) out.push({ field: 'level', message: `expected 0, 1 or 2, got ${JSON.stringify(lv)}` });
   const m = rec.mutation;
   if (isRecord(m) && typeof m.operator === 'string' && (m.location === undefined || typeof m.location === 'string' || isRecord(m.location))) {
     o.mutation = m as unknown as MutationInfo;

@@ -57,17 +57,22 @@ describe('expert plan', () => {
 });
 
 describe('expert episodes (node sandbox)', () => {
-  it('with noise 0 solves every task: run the tests, search, view, replace, run the tests, submit', async () => {
+  it('with noise 0 solves every task: run the tests, search, view, replace, run the tests, submit (a short single-file repo: view it whole first)', async () => {
     const ts = await runEpisodes(tasks.map((task) => ({ task, seed: 1 })), new ExpertPolicy({ noise: 0 }), createNodeSandbox, opts);
     for (const t of ts) {
       expect({ id: t.task_id, end: t.end_reason, reward: t.reward.total, failed: t.tests.failed }).toEqual({ id: t.task_id, end: 'submitted', reward: 1, failed: [] });
       expect(t.turns.every((x) => x.format_error === null)).toBe(true);
-      expect(t.turns[0]!.command).toEqual({ name: 'run_tests' });
+      const sources = Object.keys(t.tests.passed.length ? tasks.find((x) => x.instance_id === t.task_id)!.files : {}).filter((p) => p.startsWith('src/'));
+      const short = sources.length === 1 && tasks.find((x) => x.instance_id === t.task_id)!.files[sources[0]!]!.split('\n').length <= 61;
+      expect(t.turns[0]!.command).toEqual(short ? { name: 'view', path: sources[0] } : { name: 'run_tests' });
       expect(t.turns.at(-1)!.command).toEqual({ name: 'submit' });
       expect(t.turns.at(-2)!.exit_code).toBe(0); // it checked the fix before submitting
     }
     const names = ts.find((t) => t.task_id === 'clamp__1')!.turns.map((x) => x.command!.name);
-    expect(names).toEqual(['run_tests', 'search', 'view', 'replace', 'run_tests', 'submit']);
+    expect(names).toEqual(['view', 'replace', 'run_tests', 'submit']);
+    const long = ts.filter((t) => t.turns[0]!.command?.name === 'run_tests' && t.task_id !== 'clamp__9');
+    expect(long.length).toBeGreaterThan(0);
+    for (const t of long) expect(t.turns.map((x) => x.command!.name).slice(0, 3)).toEqual(['run_tests', 'search', 'view']);
     const created = ts.find((t) => t.task_id === 'clamp__9')!; // the gold patch adds a file
     expect(created.turns.some((x) => x.command?.name === 'create' && x.command.path === 'src/bounds.js')).toBe(true);
   });

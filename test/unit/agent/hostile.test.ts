@@ -49,16 +49,29 @@ beforeAll(async () => {
       turn({ name: 'create', path: `../${escaped}`, content: 'x\n' }),
       turn({ name: 'replace', path: 'src/../../x.js', edits: [{ search: 'a\n', replace: 'b\n' }] }),
       turn({ name: 'search', text: 'root', path: '..' }),
+      turn({ name: 'edit', path: `../${escaped}`, start: 1, end: 1, content: 'x\n' }),
       SUBMIT,
     ],
-    absolute: [turn({ name: 'view', path: '/etc/passwd' }), turn({ name: 'create', path: join(victimDir, 'pwned.txt'), content: 'x\n' }), turn({ name: 'search', text: 'root', path: '/etc' }), SUBMIT],
+    absolute: [
+      turn({ name: 'view', path: '/etc/passwd' }),
+      turn({ name: 'create', path: join(victimDir, 'pwned.txt'), content: 'x\n' }),
+      turn({ name: 'search', text: 'root', path: '/etc' }),
+      turn({ name: 'edit', path: victimFile, start: 1, end: 1, content: 'gone\n' }),
+      SUBMIT,
+    ],
     symlink: [
       script(tryAll('links', [`fs.symlinkSync(${JSON.stringify(victimFile)}, 'src/link.txt')`, "fs.symlinkSync('..', 'up')", `fs.linkSync(${JSON.stringify(victimFile)}, 'hard.txt')`])),
       RUN,
       turn({ name: 'view', path: 'src/link.txt' }),
       SUBMIT,
     ],
-    planted: [turn({ name: 'view', path: 'link/victim.txt' }), turn({ name: 'create', path: 'link/pwned.txt', content: 'x\n' }), turn({ name: 'search', text: 'precious' }), SUBMIT],
+    planted: [
+      turn({ name: 'view', path: 'link/victim.txt' }),
+      turn({ name: 'create', path: 'link/pwned.txt', content: 'x\n' }),
+      turn({ name: 'search', text: 'precious' }),
+      turn({ name: 'edit', path: 'link/victim.txt', start: 1, end: 1, content: 'gone\n' }),
+      SUBMIT,
+    ],
     outside: [
       script(tryAll('outside', [`fs.writeFileSync(${JSON.stringify(join(victimDir, 'pwned.txt'))}, 'x')`, `fs.rmSync(${JSON.stringify(victimFile)})`, `fs.writeFileSync(${JSON.stringify(cwdMark)}, 'x')`, "fs.readFileSync('/etc/passwd')", `fs.writeFileSync('../${escaped}', 'x')`])),
       RUN,
@@ -92,11 +105,11 @@ afterAll(() => {
 
 describe('hostile replays (node sandbox)', () => {
   it("'..' paths are refused with the reason, and nothing is written beside the sandbox", () => {
-    for (let i = 0; i < 4; i++) expect(obs('dotdot', i)).toMatch(/refused: path ".*" leaves the repository: '..' is not allowed/);
+    for (let i = 0; i < 5; i++) expect(obs('dotdot', i)).toMatch(/refused: path ".*" leaves the repository: '..' is not allowed/);
     expect(existsSync(join(tmpdir(), escaped))).toBe(false);
   });
   it('absolute paths are refused with the reason', () => {
-    for (let i = 0; i < 3; i++) expect(obs('absolute', i)).toMatch(/refused: path ".*" is absolute; use a path relative to the repository root/);
+    for (let i = 0; i < 4; i++) expect(obs('absolute', i)).toMatch(/refused: path ".*" is absolute; use a path relative to the repository root/);
   });
   it('created scripts cannot make links; a link already in the repository is never followed', () => {
     expect(obs('symlink', 1)).toContain('links: ERR_ACCESS_DENIED,ERR_ACCESS_DENIED,ERR_ACCESS_DENIED');
@@ -104,6 +117,8 @@ describe('hostile replays (node sandbox)', () => {
     expect(obs('planted', 0)).toMatch(/view refused: path "link\/victim.txt" goes through a symbolic link \(link\)/);
     expect(obs('planted', 1)).toMatch(/create refused: .*goes through a symbolic link/);
     expect(obs('planted', 2)).toBe('no matches for "precious" in the repository');
+    expect(obs('planted', 3)).toMatch(/edit refused: .*goes through a symbolic link/);
+    expect(readFileSync(victimFile, 'utf8')).toBe('precious\n');
   });
   it('scripts cannot write, delete or read outside the repository', () => {
     expect(obs('outside', 1)).toContain('outside: ERR_ACCESS_DENIED,ERR_ACCESS_DENIED,ERR_ACCESS_DENIED,ERR_ACCESS_DENIED,ERR_ACCESS_DENIED');
