@@ -3,7 +3,7 @@
 // parsed once per worker, then narrowed by the config's rule (the N shortest tasks, difficulty).
 // `idb:tasks/<name>` names a set imported in the Runs view (workers/task-sets.ts).
 import { formatTaskError, parseTaskFile, type Task } from '../src/tasks/schema.ts';
-import { selectTasks } from '../src/tasks/select.ts';
+import { selectTasks, type TaskSelection } from '../src/tasks/select.ts';
 import { IMPORTED_TASKS, readImportedTasks } from './task-sets.ts';
 
 const parsed = new Map<string, Promise<Task[]>>();
@@ -23,7 +23,7 @@ async function fetchTasks(url: string): Promise<Task[]> {
   return tasks;
 }
 
-export async function loadTasks(path: string, max: number, difficulty: string): Promise<Task[]> {
+export async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {
   const imported = path.startsWith(IMPORTED_TASKS);
   const url = imported ? path : taskUrl(path);
   let p = parsed.get(url);
@@ -33,7 +33,7 @@ export async function loadTasks(path: string, max: number, difficulty: string): 
     parsed.set(url, (p = fetchTasks(url)));
     p.catch(() => parsed.delete(url));
   }
-  const out = selectTasks(await p, { max, difficulty });
+  const out = selectTasks(await p, { max, difficulty, select });
   if (!out.length) throw new Error(`${url}: no task matches tasks.difficulty=${difficulty}`);
   return out;
 }

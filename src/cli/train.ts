@@ -19,15 +19,15 @@ import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { parseTaskFile, type Task } from '../tasks/schema.ts';
-import { selectTasks } from '../tasks/select.ts';
+import { selectTasks, type TaskSelection } from '../tasks/select.ts';
 import { openBackend } from './backend.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 
-async function loadTasks(path: string, max: number, difficulty: string): Promise<Task[]> {
+async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {
   if (!existsSync(path)) throw new UserError(`task file ${path} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`);
   const { tasks, errors } = parseTaskFile(await readFile(path, 'utf8'), path);
   if (errors.length) throw new UserError(`${path}: ${errors.length} malformed line(s), e.g. ${JSON.stringify(errors[0])}; check it with \`webswe tasks validate ${path}\``);
-  const out = selectTasks(tasks, { max, difficulty });
+  const out = selectTasks(tasks, { max, difficulty, select });
   if (!out.length) throw new UserError(`${path}: no task matches tasks.difficulty=${difficulty}`);
   return out;
 }
@@ -161,8 +161,8 @@ export function registerTrain(program: Command): void {
         const pretrained = await loadPretrained(String(cfg.model.preset));
         const store = await FileRunStore.open(dir);
         await store.writeJson('config.json', flattenConfig(cfg));
-        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty);
-        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty);
+        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
+        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const { be, name } = await openBackend(o.backend);
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const bar = progressReporter();
@@ -193,7 +193,7 @@ export function registerTrain(program: Command): void {
     .requiredOption('--model <dir>', 'a Hugging Face folder with tokenizer files (e.g. a run\'s checkpoint/)')
     .requiredOption('--tasks <path>', 'task file (.jsonl)')
     .option('--samples <k>', 'samples per task', '4')
-    .option('--max <n>', 'use only the N shortest tasks (0: all)', '0')
+    .option('--max <n>', 'use only N tasks (0: all): the N shortest, or with --set tasks.select=spread one per repository first', '0')
     .option('--seed <n>', 'sampling seed', '1')
     .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
     .option('--set <key=value...>', 'agent/eval config overrides, e.g. --set agent.maxTurns=20')
@@ -211,7 +211,7 @@ export function registerTrain(program: Command): void {
         const values = await loaded.weights.readModel(loaded.config);
         await loaded.close();
         const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
-        const tasks = await loadTasks(o.tasks, Number(o.max), 'any');
+        const tasks = await loadTasks(o.tasks, Number(o.max), 'any', cfg.tasks.select as TaskSelection);
         const { be } = await openBackend(o.backend);
         const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
         const eot = tokenizer.tokenToId('<|im_end|>');

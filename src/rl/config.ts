@@ -31,6 +31,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('tasks.test', 'string', 'public/tasks/test.jsonl', 'held-out task file (shares no library with train)'),
   f('tasks.maxTrain', 'int', 0, 'use only the N shortest training tasks (0: all); shortest = fewest characters of source', { min: 0, max: 1e6 }),
   f('tasks.maxTest', 'int', 0, 'evaluate on the N shortest test tasks (0: all)', { min: 0, max: 1e6 }),
+  f('tasks.select', 'string', 'shortest', 'which N tasks tasks.maxTrain/maxTest keep: shortest (fewest characters) or spread (seeded; one task of every repository before a second of any, so N tasks cover as many functions as they can)', { choices: ['shortest', 'spread'] }),
   f('tasks.difficulty', 'string', 'any', 'difficulty tiers used', { choices: ['any', 'easy', 'hard'] }),
 
   f('agent.maxTurns', 'int', 40, 'T_max: turn limit of an episode (paper: 40 stage 1, 80 stage 2)', { min: 1, max: 400 }),
