@@ -57,6 +57,12 @@ export const FIELDS: readonly FieldSpec[] = [
   f('bc.expertStyle', 'string', 'full', "the expert's reasoning: full (varied sentences quoting the failing tests) or terse (one short sentence a turn; the commands are the same)", { choices: ['full', 'terse'] }),
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
 
+  f('bc.daggerRounds', 'int', 0, 'DAgger rounds after cloning: the model plays the first turns of training episodes, the state expert takes over from wherever it got (its recovery is trained, the model turns are not), and cloning continues on the aggregate', { min: 0, max: 100 }),
+  f('bc.daggerEpisodes', 'int', 128, 'episodes per DAgger round', { min: 1, max: 1e6 }),
+  f('bc.daggerMaxSwitch', 'int', 4, 'the model plays 1 to this many turns of a DAgger episode before the expert takes over (uniform)', { min: 1, max: 400 }),
+  f('bc.daggerTemperature', 'number', 1, 'sampling temperature of the model in DAgger roll-ins', { min: 0, max: 10 }),
+  f('bc.daggerEpochs', 'int', 1, 'epochs over the aggregate (expert + DAgger episodes) after each DAgger round', { min: 1, max: 100 }),
+  f('rft.tasks', 'int', 0, 'training tasks RFT samples (a seeded draw; 0: every training task)', { min: 0, max: 1e6 }),
   f('rft.samplesPerTask', 'int', 4, 'K: episodes per training task for rejection sampling (paper: 10)', { min: 1, max: 100 }),
   f('rft.temperature', 'number', 1, 'sampling temperature τ of the RFT rollouts', { min: 0.05, max: 10 }),
   f('rft.lr', 'number', 1e-3, 'RFT learning rate (paper: 5e-6 for 72B; small models want more)', { min: 0, max: 1 }),

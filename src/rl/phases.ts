@@ -6,6 +6,7 @@
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
 import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
+import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
 import type { EditCommandKind } from '../agent/prompt.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -82,15 +83,16 @@ function averageSteps(ms: StepMetrics[]): Record<string, number> {
 }
 
 /** SFT over episodes for `epochs` in batches, cosine schedule with warm-up; returns step metrics. */
-async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number }): Promise<void> {
+async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number }): Promise<number> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
+  const first = o.firstStep ?? 0;
   let step = 0;
   for (let e = 0; e < o.epochs; e++) {
     const order = new Rng(seedFor(o.seed, phase, 'epoch', e)).shuffle(eps.map((_, i) => i));
     for (let b = 0; b < perEpoch; b++) {
-      if (ctx.shouldStop()) return;
+      if (ctx.shouldStop()) return first + step;
       const batch = order.slice(b * o.batch, (b + 1) * o.batch).map((i) => eps[i]!);
       if (!batch.some((x) => x.mask.some(Boolean))) continue;
       const t0 = performance.now();
@@ -98,10 +100,11 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch)), lr);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
-      await ctx.log([{ phase, step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
+      await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
       ctx.progress({ phase, stage: 'update', done: ++step, total });
     }
   }
+  return first + step;
 }
 
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
@@ -116,14 +119,36 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   await ctx.trajectories('bc', 0, ts);
   await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
-  await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+  let steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+  // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
+  const editCommand = cfg.agent.editCommand as EditCommandKind;
+  for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
+    const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...ctx.train]);
+    const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
+    const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
+    const expertOf = new StateExpertPolicy(editCommand);
+    const dts = await collect(
+      dspecs,
+      (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * 16 + (v.index ?? 0)) ?? 1),
+      ctx.sandbox,
+      ctx.episodes,
+      16,
+      (done, total) => ctx.progress({ phase: 'base', stage: `DAgger round ${r + 1} roll-ins`, done, total }),
+    );
+    await ctx.trajectories(`dagger${r + 1}`, 0, dts);
+    const studentTurns = dts.flatMap((t) => t.turns.filter((x) => x.no_train));
+    await ctx.log([{ phase: 'base', step: -1, values: { dagger_round: r + 1, dagger_pass_rate: dts.filter(solved).length / Math.max(1, dts.length), dagger_student_format_error_rate: studentTurns.filter((x) => x.format_error).length / Math.max(1, studentTurns.length), ...rolloutMetrics(dts) } }]);
+    eps.push(...dts.filter((t) => t.turns.some((x) => !x.no_train)).map((t) => episodeTokens(t, { maskFormatErrors: true })));
+    steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps });
+  }
 }
 
 /** RFT: K episodes per training task from the current policy; SFT on the successful ones. */
 export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
   const { cfg } = ctx;
   const K = cfg.rft.samplesPerTask;
-  const specs = ctx.train.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
+  const pool = cfg.rft.tasks > 0 ? new Rng(seedFor(cfg.seed, 'rft', 'tasks')).shuffle([...ctx.train]).slice(0, cfg.rft.tasks) : ctx.train;
+  const specs = pool.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
   const timeline = new Timeline();
   const t0 = performance.now();
   const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));

@@ -17,7 +17,7 @@ import { episodeTokens } from '../../../src/rl/collect.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { Sandbox } from '../../../src/sandbox/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { MemorySandbox } from './memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const block = (body: string) => `Fix line 3.\n\`\`\`command\n${body}\n\`\`\``;
 const parsed = (body: string) => {

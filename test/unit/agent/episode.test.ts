@@ -14,7 +14,7 @@ import { resolveConfig } from '../../../src/rl/config.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { FileMap, SandboxFactory } from '../../../src/sandbox/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { MemorySandbox } from './memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const task = parseTaskFile(readFileSync('test/fixtures/tasks/handwritten.jsonl', 'utf8'), 'x').tasks.find((t) => t.instance_id === 'clamp__1')!;
 const base = episodeOptions(resolveConfig(), { sandbox: 'node' });

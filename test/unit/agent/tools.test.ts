@@ -8,7 +8,7 @@ import { charTokens } from '../../../src/agent/render.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { Sandbox } from '../../../src/sandbox/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { MemorySandbox } from './memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const LONG = Array.from({ length: 250 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const CODE = 'export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return lo;\n  return x;\n}\n\nexport function twice(x) {\n  return x;\n}\n';

@@ -16,7 +16,7 @@ import { loadTokenizerDir } from '../../../src/model/tokenizer.node.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import type { FileMap, SandboxFactory } from '../../../src/sandbox/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { MemorySandbox } from './memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const task = parseTaskFile(readFileSync('test/fixtures/tasks/handwritten.jsonl', 'utf8'), 'x').tasks.find((t) => t.instance_id === 'clamp__1')!;
 const turn = (c: Command, why = 'Looking around.') => `${why}\n${formatCommand(c)}`;

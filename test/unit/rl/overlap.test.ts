@@ -24,7 +24,7 @@ import { ModelPolicy } from '../../../src/rl/model-policy.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import type { FileMap, RunResult, SandboxFactory } from '../../../src/sandbox/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { MemorySandbox } from '../agent/memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const be = new FastCpuBackend();
 const { tasks } = parseTaskFile(readFileSync('test/fixtures/tasks/handwritten.jsonl', 'utf8'), 'handwritten.jsonl');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cachedFactory, RunCache } from '../../../src/sandbox/run-cache.ts';
 import type { FileMap, RunResult, SandboxFactory } from '../../../src/sandbox/types.ts';
-import { MemorySandbox } from '../agent/memory-sandbox.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 function counting(timedOut = () => false) {
   const runs: string[] = [];

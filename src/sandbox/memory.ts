@@ -1,7 +1,8 @@
-// A Sandbox over an in-memory file map, for agent tests that need no process: the shared path policy
-// (resolveRepoPath), real diffs and patches; runTests answers from a callback (default: no tests).
-import { applyDiff, makeDiff } from '../../../src/sandbox/patch.ts';
-import { resolveRepoPath, type FileMap, type RunResult, type Sandbox } from '../../../src/sandbox/types.ts';
+// A Sandbox over an in-memory file map: the shared path policy (resolveRepoPath), real diffs and
+// patches; runTests answers from a callback (default: no tests). For agent tests that need no process,
+// and for replaying an episode's edits to know its repository's state (the state expert). Core code.
+import { applyDiff, makeDiff } from './patch.ts';
+import { resolveRepoPath, type FileMap, type RunResult, type Sandbox } from './types.ts';
 
 export type FakeRun = (files: FileMap, testFiles: readonly string[], names?: readonly string[]) => RunResult;
 

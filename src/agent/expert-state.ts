@@ -1,0 +1,117 @@
+// The state expert: the scripted expert's knowledge (the gold patch) applied to whatever state an
+// episode is in, so it can take over from another policy mid-episode (DAgger: the student plays, the
+// expert labels the states the student reaches, recovery after the student's own mistakes included).
+// It replays the episode's file-changing commands on the task's files in memory (the same tools on an
+// in-memory sandbox, so the state is the sandbox's), then picks the next step:
+//   the repository matches the gold fix → run the tests, then submit once a run passed;
+//   a file differs and was not read whole since it last changed → view it;
+//   else → the bottom-most `edit` (or SEARCH/REPLACE) that takes it toward the gold file.
+// Stateless: every call derives its answer from the task and the turns so far.
+import { MemorySandbox } from '../sandbox/memory.ts';
+import { applyDiff } from '../sandbox/patch.ts';
+import type { FileMap } from '../sandbox/types.ts';
+import type { Task } from '../tasks/schema.ts';
+import { formatCommand, type Command } from './commands.ts';
+import { splitLines } from './edits.ts';
+import { editsBetween, lineEditsBetween } from './expert-plan.ts';
+import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
+import type { EditCommandKind } from './prompt.ts';
+import { runTool } from './tools.ts';
+import type { TurnRecord } from './trajectory.ts';
+
+const CHANGES = new Set(['edit', 'replace', 'create']);
+/** Files up to this long are read whole (as the scripted expert does). */
+const WHOLE_FILE_LINES = 60;
+
+/** The repository after the episode's successful file-changing commands, replayed in memory. */
+export async function replayState(task: Task, turns: readonly TurnRecord[]): Promise<FileMap> {
+  const sb = new MemorySandbox(task.files);
+  for (const t of turns) {
+    if (t.command && CHANGES.has(t.command.name) && t.status === 'ok') {
+      await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1 }, t.command);
+    }
+  }
+  return sb.files;
+}
+
+const passed = (t: TurnRecord | undefined) => t?.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
+
+/** Was `path` shown whole (a view without a range, or one covering every line) after it last changed? */
+function readSinceChange(turns: readonly TurnRecord[], path: string, lines: number): boolean {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const c = turns[i]!.command;
+    if (!c || turns[i]!.status !== 'ok' || !('path' in c) || c.path !== path) continue;
+    if (c.name === 'view') return (c.start ?? 1) <= 1 && (c.end === undefined || c.end >= lines);
+    if (CHANGES.has(c.name)) return false;
+  }
+  return false;
+}
+
+/** The next turn's text for `task` after `turns` (terse reasoning, one command). */
+export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind): Promise<string> {
+  const files = await replayState(task, turns);
+  const gold = applyDiff(task.files, task.patch).files;
+  const say = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
+  const differs = Object.keys(gold).filter((p) => files[p] !== gold[p]).sort((a, b) => Number(task.test_files.includes(a)) - Number(task.test_files.includes(b)));
+  if (differs.length === 0) {
+    return passed(turns.at(-1)) ? say('Tests pass. Submit.', { name: 'submit' }) : say('Run the tests.', { name: 'run_tests' });
+  }
+  const path = differs[0]!;
+  const now = files[path];
+  if (now === undefined) return say(`Create ${path}.`, { name: 'create', path, content: gold[path]! });
+  const lines = splitLines(now).length;
+  if (!readSinceChange(turns, path, lines)) {
+    const failed = turns.at(-1)?.command?.name === 'run_tests' && !passed(turns.at(-1));
+    if (lines <= WHOLE_FILE_LINES) return say(failed ? 'Not that; read again.' : `Read ${path}.`, { name: 'view', path });
+    const first = lineEditsBetween(path, now, gold[path]!).at(-1)!;
+    const lo = Math.max(1, first.start - 5);
+    return say(`Read ${path} near line ${first.start}.`, { name: 'view', path, start: lo, end: Math.min(lines, lo + 29) });
+  }
+  if (editCommand === 'edit') {
+    const e = lineEditsBetween(path, now, gold[path]!)[0]!;
+    return say(`Fix line ${e.start}.`, e);
+  }
+  const edits = editsBetween(now, gold[path]!);
+  return edits ? say(`Edit ${path}.`, { name: 'replace', path, edits }) : say(`Rewrite ${path}.`, { name: 'create', path, content: gold[path]! });
+}
+
+/** The state expert as a policy (it can start from any point of an episode). */
+export class StateExpertPolicy implements Policy {
+  readonly name: string;
+  readonly version = 0;
+  constructor(readonly editCommand: EditCommandKind = 'edit') {
+    this.name = `state-expert(${editCommand})`;
+  }
+  async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
+    return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand), finish: 'stop' as const })));
+  }
+}
+
+/**
+ * DAgger's roll-in: the student plays an episode's first `switchAt(view)` turns, then the expert takes
+ * over and finishes it from the state the student left. The student's turns are marked noTrain (its
+ * mistakes are not imitated); the expert's, the labels of the states the student reached, are trained.
+ */
+export class TakeoverPolicy implements Policy {
+  readonly name: string;
+  readonly version: number;
+  constructor(
+    readonly student: Policy,
+    readonly expert: Policy,
+    readonly switchAt: (episode: EpisodeView) => number,
+  ) {
+    this.name = `takeover(${student.name} → ${expert.name})`;
+    this.version = student.version;
+  }
+  async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
+    const own = states.map((s) => s.turns.length < this.switchAt(s));
+    const mine = states.filter((_, i) => own[i]), theirs = states.filter((_, i) => !own[i]);
+    const [a, b] = await Promise.all([mine.length ? this.student.act(mine) : [], theirs.length ? this.expert.act(theirs) : []]);
+    let i = 0, j = 0;
+    return own.map((mine) => (mine ? { ...a[i++]!, noTrain: true } : b[j++]!));
+  }
+  release(id: string): void {
+    this.student.release?.(id);
+    this.expert.release?.(id);
+  }
+}

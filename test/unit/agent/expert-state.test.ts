@@ -1,0 +1,73 @@
+// The state expert (DAgger's labeller): from any state an episode reaches (the start, after a wrong edit,
+// after an edit of the tests) it replays the episode's edits and finishes the fix; the takeover policy
+// lets a student play the first turns, marks them not to imitate, and hands the episode over.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatCommand, type Command } from '../../../src/agent/commands.ts';
+import { episodeOptions, runEpisode } from '../../../src/agent/episode.ts';
+import { replayState, StateExpertPolicy, TakeoverPolicy } from '../../../src/agent/expert-state.ts';
+import type { Policy } from '../../../src/agent/policy.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
+import { FUNCTION_WORLD_DEFAULTS, level0Tasks, level1Tasks } from '../../../src/tasks/build-functions.ts';
+import { checkFunction } from '../../../src/tasks/functions-oracle.node.ts';
+import { parseCorpusFile } from '../../../src/tasks/functions.ts';
+
+const checked = parseCorpusFile('sample', readFileSync('test/fixtures/functions/sample.js', 'utf8')).functions.map((fn) => {
+  const r = checkFunction(fn);
+  return { fn, cases: r.cases, killed: r.killed };
+});
+const o = { ...FUNCTION_WORLD_DEFAULTS, testFraction: 0, valFraction: 0 };
+const l0 = level0Tasks(checked, o);
+const l1 = level1Tasks(checked, o);
+const opts = episodeOptions(resolveConfig({ 'agent.editCommand': 'edit', 'agent.maxTurns': 12, 'reward.lengthThreshold': 8 }), { sandbox: 'node' });
+const say = (c: Command) => `Trying.\n${formatCommand(c)}`;
+
+describe('state expert', () => {
+  it('solves level-0 and level-1 tasks from the start: view, edit, run the tests, submit', async () => {
+    for (const task of [l0[0]!, l0[7]!, l1[2]!]) {
+      const t = await runEpisode(task, new StateExpertPolicy('edit'), createNodeSandbox, opts);
+      expect(t.reward.tests, task.instance_id).toBe(1);
+      expect(t.turns.map((x) => x.command!.name)).toEqual(['view', 'edit', 'run_tests', 'submit']);
+    }
+  }, 60_000);
+  it('with replace it writes SEARCH/REPLACE blocks', async () => {
+    const t = await runEpisode(l0[1]!, new StateExpertPolicy('replace'), createNodeSandbox, opts);
+    expect(t.reward.tests).toBe(1);
+    expect(t.turns[1]!.command!.name).toBe('replace');
+  }, 30_000);
+  it('takes over after a student breaks other lines and the tests, and repairs everything', async () => {
+    const task = l0.find((t) => t.instance_id === 'sumOfEvens__1')!;
+    const student: Policy = {
+      name: 'clumsy',
+      version: 0,
+      act: async (states) =>
+        states.map((s) => ({
+          text: [
+            say({ name: 'edit', path: 'src/sumOfEvens.js', start: 2, end: 2, content: '  let total = 1;\n' }),
+            say({ name: 'edit', path: 'test/sumOfEvens.test.js', start: 1, end: 0, content: '// mine\n' }),
+            say({ name: 'run_tests' }),
+          ][s.turns.length]!,
+        })),
+    };
+    const t = await runEpisode(task, new TakeoverPolicy(student, new StateExpertPolicy('edit'), () => 3), createNodeSandbox, opts);
+    expect(t.turns.slice(0, 3).every((x) => x.no_train)).toBe(true);
+    expect(t.turns.slice(3).every((x) => !x.no_train)).toBe(true);
+    expect(t.reward.tests).toBe(1);
+    expect(t.final_diff).not.toContain('test/');
+    // The replayed state is the sandbox's: after the student's turns, both edits are there.
+    const state = await replayState(task, t.turns.slice(0, 3));
+    expect(state['src/sumOfEvens.js']).toContain('let total = 1;');
+    expect(state['test/sumOfEvens.test.js']!.startsWith('// mine\n')).toBe(true);
+  }, 60_000);
+  it('submits once a test run passed, and runs the tests first when it did not see one', async () => {
+    const task = l0[0]!;
+    const gold = (await import('../../../src/sandbox/patch.ts')).applyDiff(task.files, task.patch).files;
+    const path = Object.keys(gold).find((p) => p.startsWith('src/'))!;
+    const fix: Command = { name: 'create', path, content: gold[path]! };
+    const student: Policy = { name: 'fixer', version: 0, act: async (states) => states.map(() => ({ text: say(fix) })) };
+    const t = await runEpisode(task, new TakeoverPolicy(student, new StateExpertPolicy('edit'), () => 1), createNodeSandbox, opts);
+    expect(t.turns.map((x) => x.command!.name)).toEqual(['create', 'run_tests', 'submit']);
+    expect(t.reward.tests).toBe(1);
+  }, 30_000);
+});
