@@ -39,10 +39,12 @@ export function fencedStore(store: IdbRunStore, closed: () => string | null): Ru
     readTrajectories: (p, s) => store.readTrajectories(p, s),
     listTrajectorySteps: () => store.listTrajectorySteps(),
     loadCheckpoint: () => store.loadCheckpoint(),
+    listPhaseWeights: () => store.listPhaseWeights(),
     writeJson: guard((n: string, v: unknown) => store.writeJson(n, v)),
     appendMetrics: guard((r) => store.appendMetrics(r)),
     truncateMetrics: guard((c: number) => store.truncateMetrics(c)),
     writeTrajectories: guard((p: string, s: number, r: readonly unknown[]) => store.writeTrajectories(p, s, r)),
     saveCheckpoint: guard((ck) => store.saveCheckpoint(ck)),
+    savePhaseWeights: guard((p: string, w) => store.savePhaseWeights(p, w)),
   };
 }

@@ -104,7 +104,8 @@ function printConfig(cfg: RunConfig): void {
  * folder outside its run needs --set agent.systemPrompt=brief.
  */
 export async function evalBase(modelDir: string): Promise<Record<string, ConfigValue>> {
-  const runConfig = join(modelDir, '..', 'config.json');
+  // A run's checkpoint/ or a phase's weights/<phase>/: the run's config.json is one or two levels up.
+  const runConfig = [join(modelDir, '..', 'config.json'), join(modelDir, '..', '..', 'config.json')].find((p) => existsSync(p) && existsSync(join(p, '..', 'metrics.jsonl'))) ?? join(modelDir, '..', 'config.json');
   if (existsSync(runConfig)) {
     try {
       const flat = JSON.parse(await readFile(runConfig, 'utf8')) as Record<string, ConfigValue>;

@@ -19,7 +19,7 @@ import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
-import type { MetricRecord, RunStore, TrainerState } from '../store/types.ts';
+import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
@@ -154,18 +154,23 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     progress: (p) => env.events?.progress?.(p),
     shouldStop: stop,
   };
-  const checkpoint = async (s: TrainerState, adam?: { m: Map<string, T>; v: Map<string, T> }) => {
-    state = { ...s, metricsCount, extra: { ...s.extra, results: rows } };
+  /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
+   *  transformers loads as it is) and the adapters beside them (what a resume continues from). */
+  const weights = async (): Promise<PhaseWeights> => {
     const all = await downloadParams(env.be, model.params);
-    // Under LoRA the folder holds the merged weights (W + s·B·A: what transformers loads as it is)
-    // and the adapters beside them (what a resume continues from).
     const lora = loaded.lora;
-    await store.saveCheckpoint({
-      state,
+    return {
       params: lora ? mergeAdapters(loaded.config, lora, all) : all,
       ...(lora ? { adapters: new Map([...all].filter(([n]) => n.includes('.lora_'))), lora: { ...lora, base: String(cfg.model.preset) } } : {}),
-      ...(adam ? { adamM: await downloadParams(env.be, adam.m), adamV: await downloadParams(env.be, adam.v) } : {}),
       model: { config: loaded.config, tokenizerJson: loaded.tokenizerFiles.json, tokenizerConfig: loaded.tokenizerFiles.config },
+    };
+  };
+  const checkpoint = async (s: TrainerState, adam?: { m: Map<string, T>; v: Map<string, T> }, w?: PhaseWeights) => {
+    state = { ...s, metricsCount, extra: { ...s.extra, results: rows } };
+    await store.saveCheckpoint({
+      state,
+      ...(w ?? (await weights())),
+      ...(adam ? { adamM: await downloadParams(env.be, adam.m), adamV: await downloadParams(env.be, adam.v) } : {}),
     });
   };
   const result: TrainResult = { phases: rows, stopped: false, ...(ck ? { resumedFrom: { phase: state.phase, step: state.step } } : {}) };
@@ -213,7 +218,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
     rows.push(row);
     await ctx.log([{ phase: `eval-${phase}`, step: 0, values: { 'pass@1': row['pass@1'], 'pass@1_std': row['pass@1_std'], 'pass@k': row['pass@k'] } }]);
-    await checkpoint({ phase, step: 0, done: [...state.done, phase], metricsCount, optimizerStep: 0, extra: {} });
+    // The phase's final weights stay in the run (weights/<phase>/) whatever later phases do to them.
+    const w = await weights();
+    await store.savePhaseWeights(phase, w);
+    await checkpoint({ phase, step: 0, done: [...state.done, phase], metricsCount, optimizerStep: 0, extra: {} }, undefined, w);
   }
   await store.writeJson('results.json', { phases: rows });
   return result;

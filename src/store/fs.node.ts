@@ -5,6 +5,8 @@
 //   checkpoint/                       model.safetensors + config.json (a Hugging Face folder when
 //                                     the tokenizer files are added), optimizer.safetensors, state.json,
 //                                     and under LoRA adapter_model.safetensors + adapter_config.json (PEFT)
+//   weights/<phase>/                  each finished phase's weights (a Hugging Face folder), for
+//                                     `webswe eval --model <run>/weights/<phase>`
 //   results.json, results.md          the paper-style table
 // Checkpoints are written to checkpoint.tmp/ and swapped in by rename, so a crash mid-write leaves
 // the previous one intact.
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { bufferSource, SafetensorsFile, writeSafetensors } from '../model/safetensors.ts';
 import { hfFolderFiles } from '../model/weights.ts';
 import { ADAPTER_FILE, adapterFiles, adaptersFromPeft } from './adapters.ts';
-import type { Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
+import type { Checkpoint, MetricRecord, PhaseWeights, RunStore, TrainerState } from './types.ts';
 
 const mapTensors = (m: Map<string, Float32Array>, prefix = '') => [...m].map(([name, data]) => ({ name: prefix + name, shape: [data.length], data }));
 
@@ -75,15 +77,36 @@ export class FileRunStore implements RunStore {
       .sort((a, b) => a.phase.localeCompare(b.phase) || a.step - b.step);
   }
 
+  /** A checkpoint's model files (a Hugging Face folder when it has the model config) into `dir`. */
+  private async writeModel(dir: string, ck: PhaseWeights): Promise<void> {
+    if (ck.model) {
+      const files = hfFolderFiles({ config: ck.model.config, tensors: ck.params, tokenizerJson: ck.model.tokenizerJson, tokenizerConfig: ck.model.tokenizerConfig });
+      for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
+    } else await writeFile(join(dir, 'model.safetensors'), writeSafetensors(mapTensors(ck.params)));
+    if (ck.adapters && ck.lora && ck.model) for (const [name, bytes] of adapterFiles(ck.model.config, ck.lora, ck.adapters)) await writeFile(join(dir, name), bytes);
+  }
+
+  async savePhaseWeights(phase: string, w: PhaseWeights): Promise<void> {
+    if (!/^[\w-]+$/.test(phase)) throw new Error(`savePhaseWeights: "${phase}" is not a phase name`);
+    const tmp = this.p(`weights/${phase}.tmp`), dst = this.p(`weights/${phase}`);
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    await this.writeModel(tmp, w);
+    await rm(dst, { recursive: true, force: true });
+    await rename(tmp, dst);
+  }
+
+  async listPhaseWeights(): Promise<string[]> {
+    const dir = this.p('weights');
+    if (!existsSync(dir)) return [];
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.endsWith('.tmp')).map((e) => e.name).sort();
+  }
+
   async saveCheckpoint(ck: Checkpoint): Promise<void> {
     const tmp = this.p('checkpoint.tmp'), dst = this.p('checkpoint'), old = this.p('checkpoint.old');
     await rm(tmp, { recursive: true, force: true });
     await mkdir(tmp, { recursive: true });
-    if (ck.model) {
-      const files = hfFolderFiles({ config: ck.model.config, tensors: ck.params, tokenizerJson: ck.model.tokenizerJson, tokenizerConfig: ck.model.tokenizerConfig });
-      for (const [name, bytes] of files) await writeFile(join(tmp, name), bytes);
-    } else await writeFile(join(tmp, 'model.safetensors'), writeSafetensors(mapTensors(ck.params)));
-    if (ck.adapters && ck.lora && ck.model) for (const [name, bytes] of adapterFiles(ck.model.config, ck.lora, ck.adapters)) await writeFile(join(tmp, name), bytes);
+    await this.writeModel(tmp, ck);
     if (ck.adamM && ck.adamV) {
       await writeFile(join(tmp, 'optimizer.safetensors'), writeSafetensors([...mapTensors(ck.adamM, 'm.'), ...mapTensors(ck.adamV, 'v.')]));
     }

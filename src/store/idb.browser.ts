@@ -6,6 +6,7 @@
 //   trajectories  [run, phase, step] → the episodes of one step (trajectories/<phase>-<step>.jsonl)
 //   checkpoints   [run, id] → state.json plus the checkpoint folder's files as Blobs (model.safetensors,
 //                 config.json, tokenizer files, optimizer.safetensors)
+//   weights       [run, phase] → each finished phase's weights, the files of a Hugging Face folder as Blobs
 //   tasksets      name → an imported task file (.jsonl text, validated on import; workers/task-sets.ts)
 //   models        id → a pretrained model's files as Blobs (validated on load; workers/models.ts)
 // A checkpoint is written under a new id in one transaction with the run's pointer (and the deletion
@@ -17,10 +18,10 @@ import { hfFolderFiles } from '../model/weights.ts';
 import { ADAPTER_FILE, adapterFiles, adaptersFromPeft } from './adapters.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ModelSummary } from '../model/summary.ts';
-import type { Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
+import type { PhaseWeights, Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
 
 export const DB_NAME = 'webswe';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** running: a worker holds the run; interrupted: it was running when its page went away. */
 export type RunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed' | 'interrupted';
@@ -79,6 +80,7 @@ interface WebsweDb extends DBSchema {
   checkpoints: { key: [string, number]; value: CheckpointRecord };
   tasksets: { key: string; value: TaskSetRecord };
   models: { key: string; value: ModelRecord };
+  weights: { key: [string, string]; value: { run: string; phase: string; at: number; files: Record<string, Blob> } };
 }
 
 export type WebsweDatabase = IDBPDatabase<WebsweDb>;
@@ -98,6 +100,7 @@ export async function openWebsweDb(name = DB_NAME): Promise<WebsweDatabase> {
       }
       if (oldVersion < 2) db.createObjectStore('tasksets', { keyPath: 'name' });
       if (oldVersion < 3) db.createObjectStore('models', { keyPath: 'id' });
+      if (oldVersion < 4) db.createObjectStore('weights', { keyPath: ['run', 'phase'] });
     },
     blocking() {
       // Another tab opened a newer schema: close ours so its upgrade can run.
@@ -141,8 +144,9 @@ export async function updateRunRecord(db: WebsweDatabase, name: string, patch: P
 
 /** Delete a run and everything it holds. */
 export async function deleteRun(db: WebsweDatabase, name: string): Promise<void> {
-  const tx = db.transaction(['runs', 'json', 'metrics', 'trajectories', 'checkpoints'], 'readwrite');
+  const tx = db.transaction(['runs', 'json', 'metrics', 'trajectories', 'checkpoints', 'weights'], 'readwrite');
   await Promise.all([
+    tx.objectStore('weights').delete(runRange(name)),
     tx.objectStore('runs').delete(name),
     tx.objectStore('json').delete(runRange(name)),
     tx.objectStore('metrics').delete(runRange(name)),
@@ -211,14 +215,33 @@ export class IdbRunStore implements RunStore {
     return keys.map(([, phase, step]) => ({ phase, step })).sort((a, b) => a.phase.localeCompare(b.phase) || a.step - b.step);
   }
 
-  async saveCheckpoint(ck: Checkpoint): Promise<void> {
-    // Serialise first: an IndexedDB transaction commits as soon as it has nothing to wait for.
+  /** A checkpoint's model part as the files of a Hugging Face folder. */
+  private modelFiles(ck: PhaseWeights): Record<string, Blob> {
     const files: Record<string, Blob> = {};
     if (ck.model) {
       const hf = hfFolderFiles({ config: ck.model.config, tensors: ck.params, tokenizerJson: ck.model.tokenizerJson, tokenizerConfig: ck.model.tokenizerConfig });
       for (const [name, bytes] of hf) files[name] = blob(bytes, name.endsWith('.json') ? 'application/json' : undefined);
     } else files['model.safetensors'] = blob(writeSafetensors(mapTensors(ck.params)));
     if (ck.adapters && ck.lora && ck.model) for (const [name, bytes] of adapterFiles(ck.model.config, ck.lora, ck.adapters)) files[name] = blob(bytes, name.endsWith('.json') ? 'application/json' : undefined);
+    return files;
+  }
+
+  async savePhaseWeights(phase: string, w: PhaseWeights): Promise<void> {
+    await this.db.put('weights', { run: this.run, phase, at: Date.now(), files: this.modelFiles(w) });
+  }
+
+  async listPhaseWeights(): Promise<string[]> {
+    return (await this.db.getAllKeys('weights', runRange(this.run))).map(([, phase]) => phase).sort();
+  }
+
+  /** The files of a phase's kept weights (a Hugging Face folder), or null. */
+  async phaseWeightFiles(phase: string): Promise<Record<string, Blob> | null> {
+    return (await this.db.get('weights', [this.run, phase]))?.files ?? null;
+  }
+
+  async saveCheckpoint(ck: Checkpoint): Promise<void> {
+    // Serialise first: an IndexedDB transaction commits as soon as it has nothing to wait for.
+    const files = this.modelFiles(ck);
     if (ck.adamM && ck.adamV) files['optimizer.safetensors'] = blob(writeSafetensors([...mapTensors(ck.adamM, 'm.'), ...mapTensors(ck.adamV, 'v.')]));
     files['state.json'] = new Blob([JSON.stringify(ck.state, null, 2) + '\n'], { type: 'application/json' });
     const bytes = Object.values(files).reduce((a, b) => a + b.size, 0);

@@ -42,6 +42,9 @@ export interface Checkpoint {
   adamV?: Map<string, Float32Array>;
 }
 
+/** What savePhaseWeights keeps: a checkpoint's model part (no optimiser, no trainer state). */
+export type PhaseWeights = Pick<Checkpoint, 'model' | 'params' | 'adapters' | 'lora'>;
+
 export interface RunStore {
   /** Where the run lives (a folder, or `idb:<name>`). */
   readonly location: string;
@@ -57,5 +60,10 @@ export interface RunStore {
   listTrajectorySteps(): Promise<{ phase: string; step: number }[]>;
   /** Atomic: a crash mid-write leaves the previous checkpoint intact. */
   saveCheckpoint(ck: Checkpoint): Promise<void>;
+  /** A phase's final weights, kept for good (the run folder's weights/<phase>/, a Hugging Face folder),
+   *  so any phase can be evaluated again later; a later call for the same phase replaces them. */
+  savePhaseWeights(phase: string, w: PhaseWeights): Promise<void>;
+  /** The phases whose weights are kept. */
+  listPhaseWeights(): Promise<string[]>;
   loadCheckpoint(): Promise<Checkpoint | null>;
 }

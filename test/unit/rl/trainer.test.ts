@@ -2,7 +2,7 @@
 // run with the same seed writes identical metrics, and when it is stopped after its first DAPO
 // iteration and resumed from the checkpoint it ends with the same metrics as the uninterrupted one
 // (timings aside: they are wall-clock and kept apart in `timing`).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,5 +46,10 @@ describe('trainer', () => {
     expect(c2.r.resumedFrom).toEqual({ phase: 'dapo', step: 1 });
     expect(c2.metrics).toEqual(a.metrics);
     expect(c2.r.phases.map((p) => p['pass@1'])).toEqual(a.r.phases.map((p) => p['pass@1']));
+    // Each finished phase's weights stay in the run folder as a Hugging Face folder; base's are not dapo's.
+    expect(await (await FileRunStore.open(a.dir)).listPhaseWeights()).toEqual(['base', 'dapo']);
+    for (const p of ['base', 'dapo']) expect(readdirSync(join(a.dir, 'weights', p)).sort()).toEqual(['config.json', 'generation_config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(readFileSync(join(a.dir, 'weights', 'base', 'model.safetensors'))).not.toEqual(readFileSync(join(a.dir, 'weights', 'dapo', 'model.safetensors')));
+    expect(readFileSync(join(a.dir, 'weights', 'dapo', 'model.safetensors'))).toEqual(readFileSync(join(a.dir, 'checkpoint', 'model.safetensors')));
   }, 1_200_000);
 });
