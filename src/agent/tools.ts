@@ -139,6 +139,23 @@ async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>)
 /** The sandbox's own test report blocks (formatTestReport); run_tests writes its own summary instead. */
 const REPORT = /\n── \d+ tests? reported ──\n[\s\S]*?\npass \d+, fail \d+, skip \d+, todo \d+\n/g;
 
+const EQUAL_HEAD = /^Expected values to be (?:strictly |loosely )?(?:deep-)?equal:?$/;
+
+/** A failure message in fewest lines: node:assert's equality messages ("Expected values to be strictly
+ *  deep-equal:" + "A !== B", or a one-line +actual/-expected diff) become "got A, expected B"; other
+ *  messages lose their blank lines. Longer diffs keep their +/- lines. */
+export function compactFailure(message: string): string[] {
+  const lines = message.split('\n').filter((l) => l.trim() !== '');
+  if (!lines.length || !EQUAL_HEAD.test(lines[0]!.trim())) return lines;
+  const rest = lines.slice(1);
+  const ne = rest.length === 1 ? /^(.*\S) !==? (\S.*)$/.exec(rest[0]!.trim()) : null;
+  if (ne) return [`got ${ne[1]}, expected ${ne[2]}`];
+  // A one-line diff, maybe with node's caret under the first difference.
+  const diff = rest.length === 4 && /^\s*\^$/.test(rest[3]!) ? rest.slice(0, 3) : rest;
+  if (diff.length === 3 && diff[0]!.trim() === '+ actual - expected' && /^\+ /.test(diff[1]!) && /^- /.test(diff[2]!)) return [`got ${diff[1]!.slice(2)}, expected ${diff[2]!.slice(2)}`];
+  return rest;
+}
+
 /** A test run as the agent reads it: a summary, failures with messages, the process's output, passes. */
 export function formatRun(r: RunResult, timeoutMs: number, missing: readonly string[] = []): string {
   const count = (s: TestResult['status']) => r.tests.filter((t) => t.status === s).length;
@@ -150,7 +167,7 @@ export function formatRun(r: RunResult, timeoutMs: number, missing: readonly str
   const out = [head];
   for (const m of missing) out.push(`(${m} is missing from the repository; the grader runs the original)`);
   for (const t of r.tests.filter((t) => t.status === 'fail')) {
-    out.push(`✖ ${t.fullName}`, ...(t.message ?? '').split('\n').filter((l) => l.trim() !== '').slice(0, 12).map((l) => `    ${clip(l)}`));
+    out.push(`✖ ${t.fullName}`, ...compactFailure(t.message ?? '').slice(0, 12).map((l) => `    ${clip(l)}`));
   }
   if (r.running) out.push(`⧗ ${r.running} (still running at the time limit)`);
   const own = r.output.replace(REPORT, '\n').trim();

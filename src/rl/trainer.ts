@@ -5,6 +5,7 @@
 // (wall-clock timings aside).
 import { episodeOptions } from '../agent/episode.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
+import { episodeSketch } from '../agent/sketch.ts';
 import { chatFormatFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig, type ModelConfig } from '../model/config.ts';
@@ -62,9 +63,10 @@ export interface TrainResult {
 
 export const MODEL_PRESETS: Readonly<Record<string, ModelPreset>> = PRESETS;
 
-/** Text the from-scratch tokenizer is trained on: the system prompt and the training tasks. */
-function tokenizerCorpus(train: readonly Task[]): string[] {
-  return [SYSTEM_PROMPT, ...train.flatMap((t) => [t.problem_statement, ...Object.values(t.files)])];
+/** Text the from-scratch tokenizer is trained on: the system prompt, and per training task its files and
+ *  a sketch of an episode on it (agent/sketch.ts), so the action format's words get tokens of their own. */
+export function tokenizerCorpus(train: readonly Task[]): string[] {
+  return [SYSTEM_PROMPT, ...train.flatMap((t) => [episodeSketch(t), ...Object.values(t.files)])];
 }
 
 interface Loaded<T extends Tensor> {

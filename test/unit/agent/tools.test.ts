@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEdits } from '../../../src/agent/edits.ts';
-import { runTool, truncateText, type ToolContext } from '../../../src/agent/tools.ts';
+import { compactFailure, runTool, truncateText, type ToolContext } from '../../../src/agent/tools.ts';
 import { charTokens } from '../../../src/agent/render.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import type { Sandbox } from '../../../src/sandbox/types.ts';
@@ -114,7 +114,7 @@ describe('run_tests (node sandbox)', () => {
     const lines = r.observation.split('\n');
     expect(lines[0]).toBe('run_tests: 1 failed, 6 passed (exit code 1)');
     expect(lines[1]).toBe('✖ clamp > clamp > lowers values above the range to hi');
-    expect(r.observation).toMatch(/ {4}0 !== 10/);
+    expect(lines[2]).toBe('    got 0, expected 10');
     expect(lines.filter((l) => l.startsWith('✔ '))).toHaveLength(6);
     expect(r.observation).not.toMatch(/tests reported/); // the sandbox's own report is replaced by ours
   });
@@ -149,5 +149,20 @@ describe('truncateText', () => {
     const [head, tail] = r.text.split(/\[… \d+ characters cut …\]\n/) as [string, string];
     expect(head.endsWith('\n')).toBe(true); // the head ends on a line break of the text
     expect(head.length + r.cut + tail.length).toBe(text.length);
+  });
+});
+
+describe('compactFailure', () => {
+  it("writes node:assert's equality messages as 'got A, expected B'", () => {
+    expect(compactFailure('Expected values to be strictly deep-equal:\n\n1.5 !== 90\n')).toEqual(['got 1.5, expected 90']);
+    expect(compactFailure("Expected values to be strictly equal:\n\n'ab' !== 'cd'\n")).toEqual(["got 'ab', expected 'cd'"]);
+    expect(compactFailure("Expected values to be strictly equal:\n+ actual - expected\n\n+ 'MMMCMXCVIII'\n- 'MMMCMXCIX'\n          ^")).toEqual(["got 'MMMCMXCVIII', expected 'MMMCMXCIX'"]);
+    expect(compactFailure('Expected values to be loosely equal:\n\n1 != 2')).toEqual(['got 1, expected 2']);
+  });
+  it('keeps longer diffs (without their blank lines) and any other message', () => {
+    expect(compactFailure('Expected values to be strictly deep-equal:\n+ actual - expected\n\n  [\n    1,\n+   2\n-   3\n  ]')).toEqual(['+ actual - expected', '  [', '    1,', '+   2', '-   3', '  ]']);
+    expect(compactFailure('Missing expected exception (RangeError).')).toEqual(['Missing expected exception (RangeError).']);
+    expect(compactFailure('x is not a function\n\n    at f (src/a.js:2:3)')).toEqual(['x is not a function', '    at f (src/a.js:2:3)']);
+    expect(compactFailure('')).toEqual([]);
   });
 });
