@@ -13,13 +13,16 @@ export interface Edit {
 
 const asText = (lines: string[]) => lines.map((l) => l + '\n').join('');
 
+/** `path` may be left out of view and edit: the tool then uses the open file (the one the last command
+ *  acted on) or the repository's only source file (SWE-agent's open-file editor, sized for models that
+ *  cannot copy a file name yet). */
 export type Command =
-  | { name: 'view'; path: string; start?: number; end?: number }
+  | { name: 'view'; path?: string; start?: number; end?: number }
   | { name: 'search'; text: string; path?: string }
   | { name: 'replace'; path: string; edits: Edit[] }
   /** Lines start..end (1-based, inclusive) become `content` (whole lines, each ending in '\n'; '' deletes
    *  them). end = start − 1 inserts `content` before line start without replacing anything. */
-  | { name: 'edit'; path: string; start: number; end: number; content: string }
+  | { name: 'edit'; path?: string; start: number; end: number; content: string }
   | { name: 'create'; path: string; content: string }
   | { name: 'run_tests'; test?: string }
   | { name: 'submit' };
@@ -30,10 +33,10 @@ export type ParseResult = { ok: true; command: Command; reasoning: string } | { 
 
 /** The usage line of each command, as the prompt documents it and format errors repeat it. */
 export const USAGE: Readonly<Record<CommandName, string>> = {
-  view: 'view PATH [START [END]]',
+  view: 'view [PATH] [START [END]]',
   search: 'search TEXT [PATH]',
   replace: 'replace PATH, then edit blocks: <<<<<<< SEARCH / old lines / ======= / new lines / >>>>>>> REPLACE',
-  edit: 'edit PATH START END, then the new text of lines START to END',
+  edit: 'edit [PATH] START END, then the new text of lines START to END',
   create: "create PATH, then the whole file's text",
   run_tests: 'run_tests [TEST_FULL_NAME]',
   submit: 'submit',
@@ -171,10 +174,13 @@ function parseCommand(lines: string[]): Command {
   switch (name) {
     case 'view': {
       noBody('view', body);
-      if (args.length < 1 || args.length > 3) usage('view', `expected a path and up to two line numbers, got ${args.length} argument${args.length === 1 ? '' : 's'}`);
-      const c: Command = { name: 'view', path: args[0]! };
-      if (args[1] !== undefined) c.start = lineNumber('view', 'START', args[1]);
-      if (args[2] !== undefined) c.end = lineNumber('view', 'END', args[2]);
+      // PATH may be left out (the open file): a first word of digits is START.
+      const named = args.length > 0 && !/^\d+$/.test(args[0]!);
+      const nums = named ? args.slice(1) : args;
+      if (nums.length > 2) usage('view', `expected an optional path and up to two line numbers, got ${args.length} arguments`);
+      const c: Command = named ? { name: 'view', path: args[0]! } : { name: 'view' };
+      if (nums[0] !== undefined) c.start = lineNumber('view', 'START', nums[0]);
+      if (nums[1] !== undefined) c.end = lineNumber('view', 'END', nums[1]);
       if (c.start !== undefined && c.end !== undefined && c.end < c.start) usage('view', `END (${c.end}) is before START (${c.start})`);
       return c;
     }
@@ -190,14 +196,18 @@ function parseCommand(lines: string[]): Command {
       if (args.length !== 1) usage('replace', `expected one path on the command line, got ${args.length} words`);
       return { name: 'replace', path: args[0]!, edits: parseEdits(body) };
     case 'edit': {
-      if (args.length !== 3) usage('edit', `expected a path and two line numbers, got ${args.length} argument${args.length === 1 ? '' : 's'}`);
-      const start = lineNumber('edit', 'START', args[1]!);
-      const end = /^\d+$/.test(args[2]!) ? Number(args[2]) : lineNumber('edit', 'END', args[2]!);
+      if ((args.length !== 2 && args.length !== 3) || (args.length === 2 && !/^\d+$/.test(args[0]!))) {
+        usage('edit', `expected an optional path and two line numbers, got ${args.length} argument${args.length === 1 ? '' : 's'}`);
+      }
+      const nums = args.slice(-2);
+      const start = lineNumber('edit', 'START', nums[0]!);
+      const end = /^\d+$/.test(nums[1]!) ? Number(nums[1]) : lineNumber('edit', 'END', nums[1]!);
       if (end < start - 1) usage('edit', `END (${end}) is before START (${start}); END = START − 1 inserts before line START`);
       // Trailing blank lines are dropped: an empty body deletes the range.
       let last = body.length;
       while (last > 0 && body[last - 1]!.trim() === '') last--;
-      return { name: 'edit', path: args[0]!, start, end, content: asText(body.slice(0, last)) };
+      const content = asText(body.slice(0, last));
+      return args.length === 3 ? { name: 'edit', path: args[0]!, start, end, content } : { name: 'edit', start, end, content };
     }
     case 'create':
       if (args.length !== 1) usage('create', `expected one path on the command line, got ${args.length} words`);
@@ -250,7 +260,7 @@ export function formatCommand(c: Command): string {
   let body: string;
   switch (c.name) {
     case 'view':
-      body = ['view', q(c.path), c.start, c.end].filter((x) => x !== undefined).join(' ');
+      body = ['view', c.path === undefined ? undefined : q(c.path), c.start, c.end].filter((x) => x !== undefined).join(' ');
       break;
     case 'search':
       body = ['search', q(c.text), c.path === undefined ? undefined : q(c.path)].filter((x) => x !== undefined).join(' ');
@@ -259,7 +269,7 @@ export function formatCommand(c: Command): string {
       body = [`replace ${q(c.path)}`, ...c.edits.map((e) => `${SEARCH_MARK}\n${e.search}${DIVIDER}\n${e.replace}${REPLACE_MARK}`)].join('\n');
       break;
     case 'edit':
-      body = `edit ${q(c.path)} ${c.start} ${c.end}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`;
+      body = `edit ${c.path === undefined ? '' : q(c.path) + ' '}${c.start} ${c.end}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`;
       break;
     case 'create':
       body = `create ${q(c.path)}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`; // the parser adds the final newline back

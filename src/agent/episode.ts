@@ -110,6 +110,8 @@ interface Live {
   started: number;
   policyMs: number;
   sandboxMs: number;
+  /** The open file of view/edit without a PATH (ToolContext.open). */
+  open: { path?: string };
 }
 
 /** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
@@ -134,7 +136,7 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
     let id = spec.id ?? `${spec.task.instance_id}#${spec.seed}@${++episodeCounter}`;
     for (let k = 2; ids.has(id); k++) id = `${spec.id}/${k}`;
     ids.add(id);
-    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0 };
+    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0, open: {} };
   });
   const gate = opts.gate ?? ((fn) => fn());
   const count = opts.tokenizer ? (s: string) => opts.tokenizer!.encode(s).length : charTokens;
@@ -250,11 +252,12 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = opts.commandTimeoutMs + GRACE_MS;
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);
     ep.sandboxMs += turn.timing.exec_ms;
+    if (r.file) turn.file = r.file;
     observe(ep, turn, r.observation, r.status, r.exitCode, opts, count);
   }
   opts.onTurn?.({ id: ep.id, task_id: ep.spec.task.instance_id }, turn);

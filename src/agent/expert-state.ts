@@ -15,6 +15,7 @@ import { formatCommand, type Command } from './commands.ts';
 import { splitLines } from './edits.ts';
 import { editsBetween, lineEditsBetween } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
+import type { ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { runTool } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
@@ -28,7 +29,9 @@ export async function replayState(task: Task, turns: readonly TurnRecord[]): Pro
   const sb = new MemorySandbox(task.files);
   for (const t of turns) {
     if (t.command && CHANGES.has(t.command.name) && t.status === 'ok') {
-      await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1 }, t.command);
+      // The file it acted on as recorded (a command without PATH stood for the open file then).
+      const c = t.file && (t.command.name === 'edit' || t.command.name === 'view') ? { ...t.command, path: t.file } : t.command;
+      await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1 }, c);
     }
   }
   return sb.files;
@@ -40,7 +43,7 @@ const passed = (t: TurnRecord | undefined) => t?.command?.name === 'run_tests' &
 function readSinceChange(turns: readonly TurnRecord[], path: string, lines: number): boolean {
   for (let i = turns.length - 1; i >= 0; i--) {
     const c = turns[i]!.command;
-    if (!c || turns[i]!.status !== 'ok' || !('path' in c) || c.path !== path) continue;
+    if (!c || turns[i]!.status !== 'ok' || (turns[i]!.file ?? ('path' in c ? c.path : undefined)) !== path) continue;
     if (c.name === 'view') return (c.start ?? 1) <= 1 && (c.end === undefined || c.end >= lines);
     if (CHANGES.has(c.name)) return false;
   }
@@ -48,10 +51,16 @@ function readSinceChange(turns: readonly TurnRecord[], path: string, lines: numb
 }
 
 /** The next turn's text for `task` after `turns` (terse reasoning, one command). */
-export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind): Promise<string> {
+export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind, style: ExpertStyle = 'terse'): Promise<string> {
   const files = await replayState(task, turns);
   const gold = applyDiff(task.files, task.patch).files;
-  const say = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
+  const sources = Object.keys(task.files).filter((p) => /\.[cm]?js$/.test(p) && !task.test_files.includes(p) && !/(^|\/)tests?\//.test(p));
+  const bare = (c: Command): Command => {
+    if ((c.name !== 'view' && c.name !== 'edit') || sources.length !== 1 || c.path !== sources[0]) return c;
+    const { path: _path, ...rest } = c;
+    return rest as Command;
+  };
+  const say = (reason: string, c: Command) => (style === 'bare' ? formatCommand(bare(c)) : `${reason}\n${formatCommand(c)}`);
   const differs = Object.keys(gold).filter((p) => files[p] !== gold[p]).sort((a, b) => Number(task.test_files.includes(a)) - Number(task.test_files.includes(b)));
   if (differs.length === 0) {
     return passed(turns.at(-1)) ? say('Tests pass. Submit.', { name: 'submit' }) : say('Run the tests.', { name: 'run_tests' });
@@ -79,11 +88,14 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
 export class StateExpertPolicy implements Policy {
   readonly name: string;
   readonly version = 0;
-  constructor(readonly editCommand: EditCommandKind = 'edit') {
-    this.name = `state-expert(${editCommand})`;
+  constructor(
+    readonly editCommand: EditCommandKind = 'edit',
+    readonly style: ExpertStyle = 'terse',
+  ) {
+    this.name = `state-expert(${editCommand}, ${style})`;
   }
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
-    return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand), finish: 'stop' as const })));
+    return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand, this.style), finish: 'stop' as const })));
   }
 }
 

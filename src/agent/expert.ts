@@ -78,7 +78,10 @@ const TERSE: Record<Key, string> = {
   giveUp: 'Submit.',
 };
 
-export type ExpertStyle = 'full' | 'terse';
+/** full: varied sentences; terse: one short sentence a turn; bare: no reasoning at all, and no PATH on
+ *  view and edit where the tool infers it (a repository with one source file): the fewest tokens, for
+ *  the smallest models. */
+export type ExpertStyle = 'full' | 'terse' | 'bare';
 
 /** FNV-1a of a string: the task's part of the episode's seed. */
 function hash(s: string): number {
@@ -115,9 +118,18 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
-    return (style === 'terse' ? TERSE[key] : pick).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+    return (style === 'full' ? pick : TERSE[key]).replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
   };
-  const turn = (reason: string, c: Command) => `${reason}\n${formatCommand(c)}`;
+  const sources = sourceFiles(task);
+  const implicit = (c: Command): Command => {
+    if (style !== 'bare' || sources.length !== 1 || !('path' in c) || c.path !== sources[0]) return c;
+    if (c.name === 'view' || c.name === 'edit') {
+      const { path: _path, ...rest } = c;
+      return rest as Command;
+    }
+    return c;
+  };
+  const turn = (reason: string, c: Command) => (style === 'bare' ? formatCommand(implicit(c)) : `${reason}\n${formatCommand(c)}`);
   const failText = (t: TurnRecord | null) => {
     if (!t) return '';
     const f = failingTests(t.observation)[0];
@@ -133,7 +145,6 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
 
   // One short source file (levels 0 and 1): the issue names the failing call, so read the whole file
   // first (no test run, no search).
-  const sources = sourceFiles(task);
   const single = sources.length === 1 && splitLines(task.files[sources[0]!]!).length <= WHOLE_FILE_LINES;
   let last: TurnRecord | null = single ? null : yield turn(say('start'), { name: 'run_tests' });
   let first = true;
@@ -245,7 +256,7 @@ export class ExpertPolicy implements Policy {
     if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
     this.style = opts.style ?? 'full';
     this.editCommand = opts.editCommand ?? 'replace';
-    this.name = `expert(noise=${this.noise}${this.style === 'terse' ? ', terse' : ''}${this.editCommand === 'edit' ? ', edit' : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand === 'edit' ? ', edit' : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {

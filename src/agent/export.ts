@@ -97,6 +97,8 @@ export function fromAtif(doc: AtifTrajectory): Trajectory {
       observation_cut: rest.observation_cut,
       finish: rest.finish,
       timing: rest.timing,
+      ...(rest.file !== undefined ? { file: rest.file } : {}),
+      ...(rest.no_train ? { no_train: true as const } : {}),
     };
     const ids = s.metrics?.completion_token_ids;
     if (tok && ids) {
@@ -117,11 +119,15 @@ export interface SftRecord {
 }
 
 /** One JSONL line of chat messages for supervised fine-tuning (the OpenAI/TRL "messages" shape);
- *  assistant turns with a format error get weight 0 (RFT masks them), the others weight 1. */
+ *  assistant turns with a format error (RFT masks them) or marked no_train get weight 0, the others 1. */
 export function toSftLine(t: Trajectory): string {
   const msgs = trajectoryMessages(t);
   let turn = 0;
-  const messages: SftRecord['messages'] = msgs.map((m) => (m.role === 'assistant' ? { ...m, weight: t.turns[turn++]!.format_error === null ? 1 : 0 } : m));
+  const messages: SftRecord['messages'] = msgs.map((m) => {
+    if (m.role !== 'assistant') return m;
+    const x = t.turns[turn++]!;
+    return { ...m, weight: x.format_error === null && !x.no_train ? 1 : 0 };
+  });
   const metadata = { task_id: t.task_id, seed: t.seed, policy: t.policy, policy_version: t.policy_version, reward: t.reward.total, end_reason: t.end_reason };
   return JSON.stringify({ messages, metadata } satisfies SftRecord);
 }

@@ -16,7 +16,8 @@ the new lines
   edit: `${USAGE.edit.split(',')[0]}
   Edit a file: lines START to END (as view numbers them) become the lines you write after the command line
   (none deletes them; END = START - 1 inserts before line START). An edit that would leave a JavaScript file
-  that does not parse is refused. Example:
+  that does not parse is refused. Without PATH, view and edit use the open file (the one the last command
+  read or changed), or the repository's only source file. Example:
 edit src/roman.js 12 12
   if (n >= value) {`,
 };

@@ -18,6 +18,9 @@ export interface ToolContext {
   testFiles: readonly string[];
   /** Time limit of one test run, ms. */
   timeoutMs: number;
+  /** The open file (the last one view, edit, replace or create acted on), kept by the episode across
+   *  turns: view and edit without a PATH use it. */
+  open?: { path?: string };
 }
 
 export type ToolStatus = 'ok' | 'error' | 'timeout';
@@ -27,16 +30,31 @@ export interface ToolResult {
   status: ToolStatus;
   /** run_tests: the test process's exit code (null when killed); other commands: 0 done, 1 refused. */
   exitCode: number | null;
+  /** The file a file command acted on (its PATH, or the open file it stood for). */
+  file?: string;
 }
 
-const ok = (observation: string): ToolResult => ({ observation, status: 'ok', exitCode: 0 });
+/** The file a view or edit without PATH means: the open file, else the repository's only source file
+ *  (.js outside the tests); refused when there is neither. */
+async function implicitPath(ctx: ToolContext, cmd: string): Promise<string> {
+  if (ctx.open?.path) return ctx.open.path;
+  const sources = (await ctx.sandbox.listFiles()).filter((p) => /\.[cm]?js$/.test(p) && !ctx.testFiles.includes(p) && !/(^|\/)tests?\//.test(p));
+  if (sources.length === 1) return sources[0]!;
+  throw new CommandError(`no file is open and the repository has ${sources.length} source files: name one, e.g. ${cmd} ${sources[0] ?? 'src/lib.js'}`);
+}
+
+class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+const ok = (observation: string, file?: string): ToolResult => ({ observation, status: 'ok', exitCode: 0, ...(file ? { file } : {}) });
 const refused = (observation: string): ToolResult => ({ observation, status: 'error', exitCode: 1 });
 const clip = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_MAX)}… (${line.length - LINE_MAX} more characters)` : line);
 
 async function view(ctx: ToolContext, c: Extract<Command, { name: 'view' }>): Promise<ToolResult> {
-  const lines = splitLines(await ctx.sandbox.readFile(c.path)).map(clip);
-  const path = resolveRepoPath(c.path);
-  if (lines.length === 0) return ok(`${path} is empty`);
+  const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'view')));
+  const lines = splitLines(await ctx.sandbox.readFile(path)).map(clip);
+  if (lines.length === 0) return ok(`${path} is empty`, path);
   const start = c.start ?? 1;
   if (start > lines.length) return refused(`${path} has ${lines.length} lines; START (${start}) is past its end`);
   const asked = c.end ?? start + VIEW_WINDOW - 1;
@@ -44,7 +62,7 @@ async function view(ctx: ToolContext, c: Extract<Command, { name: 'view' }>): Pr
   const out = [`${path} (lines ${start}-${end} of ${lines.length})`, numbered(lines, start - 1, end - 1)];
   if (c.end !== undefined && asked > start + VIEW_WINDOW - 1 && end < lines.length) out.push(`(at most ${VIEW_WINDOW} lines are shown at once)`);
   if (end < lines.length) out.push(`(${lines.length - end} more lines below: view ${path} ${end + 1} ${Math.min(lines.length, end + VIEW_WINDOW)})`);
-  return ok(out.join('\n'));
+  return ok(out.join('\n'), path);
 }
 
 async function search(ctx: ToolContext, c: Extract<Command, { name: 'search' }>): Promise<ToolResult> {
@@ -83,7 +101,7 @@ async function replace(ctx: ToolContext, c: Extract<Command, { name: 'replace' }
   const lines = splitLines(r.text);
   const parts = r.spans.map((s) => numbered(lines, s.start - 3, s.end + 1));
   const what = c.edits.length === 1 ? `lines ${r.spans[0]!.start}-${r.spans[0]!.end}` : `${c.edits.length} places`;
-  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${parts.join('\n…\n')}`);
+  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${parts.join('\n…\n')}`, path);
 }
 
 /** Why a JavaScript file's text does not parse as a module, or null when it does (or is not JavaScript). */
@@ -98,14 +116,14 @@ export function syntaxError(path: string, text: string): string | null {
 }
 
 async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Promise<ToolResult> {
+  const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'edit')));
   let text: string;
   try {
-    text = await ctx.sandbox.readFile(c.path);
+    text = await ctx.sandbox.readFile(path);
   } catch (e) {
     if (/^no such file/.test((e as Error).message)) return refused(`${(e as Error).message}; edit changes an existing file (use create for a new one)`);
     throw e;
   }
-  const path = resolveRepoPath(c.path);
   const lines = splitLines(text);
   if (c.start > lines.length + 1 || c.end > lines.length) {
     return refused(`${path} unchanged: it has ${lines.length} lines; lines ${c.start}-${c.end} are past its end (view ${path} to see the numbers)`);
@@ -122,7 +140,7 @@ async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Pr
   await ctx.sandbox.writeFile(path, result);
   const shown = numbered(next.map(clip), c.start - 3, c.start - 1 + Math.max(fresh.length, 1));
   const what = fresh.length === 0 ? `deleted lines ${c.start}-${c.end}` : c.end < c.start ? `inserted ${fresh.length} line${fresh.length === 1 ? '' : 's'} at line ${c.start}` : `lines ${c.start}-${c.end} are now ${fresh.length} line${fresh.length === 1 ? '' : 's'}`;
-  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`);
+  return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`, path);
 }
 
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {
@@ -133,7 +151,7 @@ async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>)
   );
   await ctx.sandbox.writeFile(path, c.content);
   const n = splitLines(c.content).length;
-  return ok(`${existed ? 'overwrote' : 'created'} ${path} (${n} line${n === 1 ? '' : 's'})`);
+  return ok(`${existed ? 'overwrote' : 'created'} ${path} (${n} line${n === 1 ? '' : 's'})`, path);
 }
 
 /** The sandbox's own test report blocks (formatTestReport); run_tests writes its own summary instead. */
@@ -191,6 +209,12 @@ async function runTests(ctx: ToolContext, c: Extract<Command, { name: 'run_tests
 /** Run one parsed command (not submit) and describe what happened. Refusals (bad paths, no match,
  *  missing files) are observations with status 'error', never exceptions. */
 export async function runTool(ctx: ToolContext, c: Command): Promise<ToolResult> {
+  const r = await runCommand(ctx, c);
+  if (r.file && r.status === 'ok' && ctx.open) ctx.open.path = r.file;
+  return r;
+}
+
+async function runCommand(ctx: ToolContext, c: Command): Promise<ToolResult> {
   try {
     switch (c.name) {
       case 'view':

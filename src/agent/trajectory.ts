@@ -37,6 +37,8 @@ export interface TurnRecord {
   /** How the policy's generation ended. */
   finish: 'stop' | 'length';
   timing: { policy_ms: number; exec_ms: number };
+  /** The file a file command acted on (its PATH, or the open file it stood for); absent otherwise. */
+  file?: string;
   /** A turn not to imitate: the scripted expert's deliberate wrong edit (what follows it, the recovery,
    *  is imitated). Absent for every other turn. */
   no_train?: true;
@@ -104,7 +106,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function turnLine(t: TurnRecord): string {
   if (t.format_error !== null) return `format error: ${t.format_error}`;
   const c = t.command!;
-  const what = c.name === 'view' || c.name === 'replace' || c.name === 'create' ? `${c.name} ${c.path}` : c.name;
+  const what = (c.name === 'view' || c.name === 'replace' || c.name === 'create' || c.name === 'edit') && c.path !== undefined ? `${c.name} ${c.path}` : c.name;
   const status = t.status === 'ok' ? (c.name === 'run_tests' ? `exit ${t.exit_code}` : 'ok') : t.status;
   return `${what} → ${status} (${secs(t.timing.exec_ms)})`;
 }

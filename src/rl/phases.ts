@@ -126,7 +126,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...ctx.train]);
     const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
     const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
-    const expertOf = new StateExpertPolicy(editCommand);
+    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle as ExpertStyle);
     const dts = await collect(
       dspecs,
       (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * 16 + (v.index ?? 0)) ?? 1),

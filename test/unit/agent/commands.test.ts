@@ -52,10 +52,11 @@ describe('parseTurn: the block', () => {
 });
 
 describe('parseTurn: arguments', () => {
-  it('view: a path and up to two line numbers', () => {
+  it('view: an optional path and up to two line numbers', () => {
     expect(cmd('view src/a.js')).toEqual({ name: 'view', path: 'src/a.js' });
     expect(cmd('view src/a.js 5')).toEqual({ name: 'view', path: 'src/a.js', start: 5 });
-    expect(err(block('view'))).toMatch(/view: expected a path.*usage: view PATH \[START \[END\]\]/);
+    expect(cmd('view')).toEqual({ name: 'view' });
+    expect(err(block('view 1 2 3'))).toMatch(/view: expected an optional path and up to two line numbers, got 3 arguments \(usage: view \[PATH\] \[START \[END\]\]\)/);
     expect(err(block('view a.js x'))).toMatch(/START must be a line number/);
     expect(err(block('view a.js 0'))).toMatch(/START must be a line number/);
     expect(err(block('view a.js 9 3'))).toMatch(/END \(3\) is before START \(9\)/);

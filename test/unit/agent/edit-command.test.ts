@@ -42,8 +42,9 @@ describe('edit: parsing', () => {
     expect(parsed('edit src/a.js 5 5\nreturn 1;\n\n   \n')).toMatchObject({ content: 'return 1;\n' });
   });
   it('refuses a wrong number of arguments, bad numbers and a backwards range, with the usage', () => {
-    expect(error('edit src/a.js 3')).toMatch(/^edit: expected a path and two line numbers, got 2 arguments \(usage: edit PATH START END/);
+    expect(error('edit src/a.js 3')).toMatch(/^edit: expected an optional path and two line numbers, got 2 arguments \(usage: edit \[PATH\] START END/);
     expect(error('edit src/a.js')).toMatch(/got 1 argument \(/);
+    expect(error('edit 1 2 3 4')).toMatch(/got 4 arguments/);
     expect(error('edit src/a.js x 3')).toMatch(/edit: START must be a line number \(1 or more\), got "x"/);
     expect(error('edit src/a.js 0 0')).toMatch(/START must be a line number/);
     expect(error('edit src/a.js 3 -1')).toMatch(/END must be a line number/);
@@ -64,6 +65,29 @@ const CODE = 'export function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if
 const ctxOf = (sandbox: Sandbox): ToolContext => ({ sandbox, testFiles: ['test/a.test.js'], timeoutMs: 5000 });
 const edit = (start: number, end: number, content: string, path = 'src/a.js'): Command => ({ name: 'edit', path, start, end, content });
 
+describe('view and edit without PATH: the open file', () => {
+  it('parses view and edit without a path (a first word of digits is a line number)', () => {
+    expect(parsed('view')).toEqual({ name: 'view' });
+    expect(parsed('view 3 9')).toEqual({ name: 'view', start: 3, end: 9 });
+    expect(parsed('edit 3 3\n  x;')).toEqual({ name: 'edit', start: 3, end: 3, content: '  x;\n' });
+    for (const c of [{ name: 'view' }, { name: 'view', start: 2 }, { name: 'edit', start: 1, end: 1, content: 'y\n' }] as Command[]) expect(parseTurn(formatCommand(c))).toMatchObject({ ok: true, command: c });
+  });
+  it("uses the repository's only source file, then the file the last command acted on", async () => {
+    const open = {};
+    const one = { sandbox: new MemorySandbox({ 'src/a.js': CODE, 'test/a.test.js': 'x\n', 'package.json': '{}\n' }), testFiles: ['test/a.test.js'], timeoutMs: 5000, open };
+    expect(await runTool(one, { name: 'view' })).toMatchObject({ status: 'ok', file: 'src/a.js', observation: expect.stringMatching(/^src\/a.js \(lines 1-5 of 5\)/) });
+    expect(await runTool(one, { name: 'edit', start: 3, end: 3, content: '  if (x > hi) return hi;\n' })).toMatchObject({ status: 'ok', file: 'src/a.js' });
+    const two = { sandbox: new MemorySandbox({ 'src/a.js': CODE, 'src/b.js': 'b\n' }), testFiles: [], timeoutMs: 5000, open: {} as { path?: string } };
+    expect(await runTool(two, { name: 'view' })).toMatchObject({ status: 'error', observation: 'view refused: no file is open and the repository has 2 source files: name one, e.g. view src/a.js' });
+    expect((await runTool(two, { name: 'view', path: 'src/b.js' })).status).toBe('ok');
+    expect(two.open.path).toBe('src/b.js');
+    expect(await runTool(two, { name: 'edit', start: 1, end: 1, content: 'B\n' })).toMatchObject({ status: 'ok', file: 'src/b.js' });
+    // A refused command does not move the open file.
+    expect((await runTool(two, { name: 'view', path: 'src/none.js' })).status).toBe('error');
+    expect(two.open.path).toBe('src/b.js');
+  });
+});
+
 describe('edit: the tool', () => {
   it('replaces the range and shows the new lines with their neighbours, numbered', async () => {
     const sb = new MemorySandbox({ 'src/a.js': CODE });
@@ -72,6 +96,7 @@ describe('edit: the tool', () => {
       status: 'ok',
       exitCode: 0,
       observation: 'edited src/a.js (lines 3-3 are now 1 line); the new text with its neighbours:\n1| export function clamp(x, lo, hi) {\n2|   if (x < lo) return lo;\n3|   if (x > hi) return hi;\n4|   return x;',
+      file: 'src/a.js',
     });
     expect(sb.files['src/a.js']).toBe(CODE.replace('return lo;\n  return x', 'return hi;\n  return x'));
   });
@@ -106,10 +131,10 @@ describe('edit: the tool', () => {
 
 describe('edit: the prompt and the expert', () => {
   it('the full system prompt documents the chosen edit command only', () => {
-    expect(fullSystemPrompt('edit')).toMatch(/edit PATH START END\n {2}Edit a file: lines START to END/);
+    expect(fullSystemPrompt('edit')).toMatch(/edit \[PATH\] START END\n {2}Edit a file: lines START to END/);
     expect(fullSystemPrompt('edit')).not.toMatch(/<<<<<<< SEARCH/);
     expect(fullSystemPrompt('replace')).toMatch(/<<<<<<< SEARCH/);
-    expect(fullSystemPrompt('replace')).not.toMatch(/edit PATH START END/);
+    expect(fullSystemPrompt('replace')).not.toMatch(/edit \[PATH\] START END/);
   });
   it('lineEditsBetween gives one edit per changed run, bottom to top, in the old numbering', () => {
     const before = 'a\nb\nc\nd\ne\n', after = 'a\nB\nc\nd\nE\nF\n';

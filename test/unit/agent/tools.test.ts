@@ -18,7 +18,7 @@ const ctxOf = (sandbox: Sandbox): ToolContext => ({ sandbox, testFiles: ['test/a
 describe('view', () => {
   it('shows numbered lines with the window and the file length', async () => {
     const r = await runTool(ctxOf(mem()), { name: 'view', path: 'src/a.js', start: 2, end: 3 });
-    expect(r).toEqual({ status: 'ok', exitCode: 0, observation: 'src/a.js (lines 2-3 of 9)\n2|   if (x < lo) return lo;\n3|   if (x > hi) return lo;\n(6 more lines below: view src/a.js 4 9)' });
+    expect(r).toEqual({ status: 'ok', exitCode: 0, file: 'src/a.js', observation: 'src/a.js (lines 2-3 of 9)\n2|   if (x < lo) return lo;\n3|   if (x > hi) return lo;\n(6 more lines below: view src/a.js 4 9)' });
   });
   it('shows at most 100 lines and says how to see the rest', async () => {
     const r = await runTool(ctxOf(mem()), { name: 'view', path: 'src/long.txt', start: 10, end: 400 });
