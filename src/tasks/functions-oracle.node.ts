@@ -124,8 +124,8 @@ export function checkFunction(fn: CorpusFunction): FunctionReport {
       errors.push(`${call}: throws ${c.outcome.name}: ${c.outcome.message} (a corpus function may use only its parameters, its locals and the language's globals)`);
     } else if (c.outcome.kind === 'value' && c.outcome.source.length > RESULT_MAX_CHARS) errors.push(`${call}: the result is ${c.outcome.source.length} characters as a literal; keep results under ${RESULT_MAX_CHARS}`);
   }
-  const titles = cases.map((c) => callName(fn.name, c.args));
-  if (new Set(titles).size < titles.length) errors.push(`${fn.name}: two examples have the same call; make each example different`);
+  const calls = cases.map((c) => c.args.join(', '));
+  if (new Set(calls).size < calls.length) errors.push(`${fn.name}: two examples have the same call; make each example different`);
   if (cases.filter((c) => c.outcome.kind === 'throws').length > cases.length / 2) errors.push(`${fn.name}: most examples throw; most should return a value`);
   if (errors.length) return { ...base, cases, errors };
   const text = moduleText([fn.source]);
