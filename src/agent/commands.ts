@@ -1,9 +1,11 @@
 // The action format and its parser: a turn is free text ending in exactly one fenced block whose info
 // string is `command`; the block's first line is the command, later lines its body (replace, create).
 // Anything else is a format error whose message says what was wrong and shows the expected form.
-// Two edit commands: `replace` (SEARCH/REPLACE blocks: the old lines copied, then the new) and the
+// Three edit commands: `replace` (SEARCH/REPLACE blocks: the old lines copied, then the new), the
 // compact `edit PATH START END` (the new text of a numbered line range: only the new lines are written,
-// a 1-3-token line address instead of a copy of the old lines; sized for small models).
+// a 1-3-token line address instead of a copy of the old lines) and the smallest, `sub LINE OLD NEW`
+// (on one numbered line, text that occurs there once becomes other text: sed's s/OLD/NEW/ on a line,
+// for models that cannot copy a whole line yet).
 
 /** One SEARCH/REPLACE edit: old and new lines, each line ending in '\n' ('' replaces with nothing). */
 export interface Edit {
@@ -23,6 +25,8 @@ export type Command =
   /** Lines start..end (1-based, inclusive) become `content` (whole lines, each ending in '\n'; '' deletes
    *  them). end = start − 1 inserts `content` before line start without replacing anything. */
   | { name: 'edit'; path?: string; start: number; end: number; content: string }
+  /** On line `line`, the one occurrence of `old` becomes `new` ('' deletes it). */
+  | { name: 'sub'; path?: string; line: number; old: string; new: string }
   | { name: 'create'; path: string; content: string }
   | { name: 'run_tests'; test?: string }
   | { name: 'submit' };
@@ -37,6 +41,7 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   search: 'search TEXT [PATH]',
   replace: 'replace PATH, then edit blocks: <<<<<<< SEARCH / old lines / ======= / new lines / >>>>>>> REPLACE',
   edit: 'edit [PATH] START END, then the new text of lines START to END',
+  sub: 'sub [PATH] LINE OLD [NEW]',
   create: "create PATH, then the whole file's text",
   run_tests: 'run_tests [TEST_FULL_NAME]',
   submit: 'submit',
@@ -52,7 +57,7 @@ export const EXPECTED_FORM = [
   '```command',
   'view src/lib.js 1 40',
   '```',
-  `Commands: ${(['view', 'search', 'edit', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
+  `Commands: ${(['view', 'search', 'edit', 'sub', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
 ].join('\n');
 
 class FormatError extends Error {}
@@ -209,6 +214,17 @@ function parseCommand(lines: string[]): Command {
       const content = asText(body.slice(0, last));
       return args.length === 3 ? { name: 'edit', path: args[0]!, start, end, content } : { name: 'edit', start, end, content };
     }
+    case 'sub': {
+      noBody('sub', body);
+      // PATH may be left out: a first word of digits is LINE.
+      const named = args.length > 0 && !/^\d+$/.test(args[0]!);
+      const rest = named ? args.slice(1) : args;
+      if (rest.length < 2 || rest.length > 3) usage('sub', `expected an optional path, a line number, the old text and the new text (none deletes it), got ${args.length} argument${args.length === 1 ? '' : 's'}; quote text with spaces, e.g. sub 4 "i <= n" "i < n"`);
+      const line = lineNumber('sub', 'LINE', rest[0]!);
+      if (rest[1] === '') usage('sub', 'OLD is empty: write the text to change, as it is on the line');
+      const c: Command = { name: 'sub', line, old: rest[1]!, new: rest[2] ?? '' };
+      return named ? { ...c, path: args[0]! } : c;
+    }
     case 'create':
       if (args.length !== 1) usage('create', `expected one path on the command line, got ${args.length} words`);
       return { name: 'create', path: args[0]!, content: asText(body) };
@@ -271,6 +287,12 @@ export function formatCommand(c: Command): string {
     case 'edit':
       body = `edit ${c.path === undefined ? '' : q(c.path) + ' '}${c.start} ${c.end}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`;
       break;
+    case 'sub': {
+      // Quote what has spaces or quotes, or is empty; a bare word otherwise (digits too: LINE is first).
+      const w = (t: string) => (t !== '' && /^[^\s"']+$/.test(t) ? t : JSON.stringify(t));
+      body = ['sub', c.path === undefined ? undefined : q(c.path), c.line, w(c.old), c.new === '' ? undefined : w(c.new)].filter((x) => x !== undefined).join(' ');
+      break;
+    }
     case 'create':
       body = `create ${q(c.path)}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`; // the parser adds the final newline back
       break;

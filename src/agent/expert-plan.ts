@@ -129,6 +129,67 @@ export function lineEditsBetween(path: string, before: string, after: string): E
     .map((c) => ({ name: 'edit' as const, path, start: c.aStart + 1, end: c.aEnd, content: text(B.slice(c.bStart, c.bEnd)) }));
 }
 
+/** Code tokens of a line with their offsets: words, numbers, multi-character operators, single
+ *  characters; runs of spaces are tokens too (so the line is covered). */
+const TOKEN = /\s+|[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|===|!==|\*\*=|>>>|==|!=|<=|>=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|%=|=>|\*\*|\.\.\.|[^\s]/g;
+
+/** The smallest `sub` taking line `a` to line `b`: the changed characters widened to whole tokens (one
+ *  token at least) and then by neighbouring tokens until OLD occurs once on the line; null when the
+ *  lines are equal. OLD and NEW have no leading or trailing spaces where the change allows. */
+export function subBetween(a: string, b: string): { old: string; new: string } | null {
+  if (a === b) return null;
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let q = 0;
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+  const bounds = [...a.matchAll(TOKEN)].map((m) => ({ s: m.index, e: m.index + m[0].length, space: /^\s/.test(m[0]) }));
+  // Token indices covering the changed span [p, a.length − q) of a.
+  let i = bounds.findIndex((t) => t.e > p);
+  if (i < 0) i = bounds.length - 1;
+  let j = bounds.findIndex((t) => t.e >= a.length - q && t.s < Math.max(a.length - q, p + 1));
+  if (j < 0 || j < i) j = i;
+  // An insertion between tokens: take the token after it (the word a `!` goes before), or the one
+  // before when that is a space or the line's end (the `<` an `=` goes after).
+  if (a.length - q === p && (bounds[i] === undefined || bounds[i]!.s === p)) {
+    if (bounds[i] === undefined || bounds[i]!.space) i = j = Math.max(0, (bounds[i] === undefined ? bounds.length : i) - 1);
+  }
+  const span = () => {
+    // Spaces at the ends of the span are left out when the change is inside it.
+    let lo = i, hi = j;
+    while (lo < hi && bounds[lo]!.space && bounds[lo]!.e <= p) lo++;
+    while (hi > lo && bounds[hi]!.space && bounds[hi]!.s >= a.length - q) hi--;
+    const s = bounds[lo]!.s, e = bounds[hi]!.e;
+    return { old: a.slice(s, e), new: b.slice(s, b.length - (a.length - e)) };
+  };
+  for (let grow = 0; grow < bounds.length * 2; grow++) {
+    const r = span();
+    if (r.old !== '' && a.indexOf(r.old) === a.lastIndexOf(r.old)) return r;
+    if (grow % 2 === 0 ? j + 1 < bounds.length : i === 0) j = Math.min(bounds.length - 1, j + 1);
+    else i = Math.max(0, i - 1);
+  }
+  return { old: a, new: b };
+}
+
+/** The commands of the chosen kind that take `before` to `after` in the file `path`, or null when the
+ *  kind cannot express it (write the whole file then). sub: one `sub` per changed single line, `edit`
+ *  for any other change; commands come bottom to top, so each one's line numbers are those the agent
+ *  last saw. */
+export function fixCommands(kind: 'replace' | 'edit' | 'sub', path: string, before: string, after: string): Command[] | null {
+  if (kind === 'replace') {
+    const edits = editsBetween(before, after);
+    return edits ? [{ name: 'replace', path, edits }] : null;
+  }
+  const edits = lineEditsBetween(path, before, after);
+  if (kind === 'edit') return edits.length ? edits : null;
+  const A = splitLines(before);
+  return edits.map((e): Command => {
+    const lines = splitLines(e.content);
+    if (e.end !== e.start || lines.length !== 1) return e;
+    const s = subBetween(A[e.start - 1]!, lines[0]!);
+    return s ? { name: 'sub', path, line: e.start, old: s.old, new: s.new } : e;
+  });
+}
+
 const NAME_PATTERNS = [
   /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/,
   /^\s*(?:export\s+)?(?:default\s+)?class\s+([A-Za-z_$][\w$]*)/,

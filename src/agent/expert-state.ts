@@ -13,14 +13,14 @@ import type { FileMap } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import { splitLines } from './edits.ts';
-import { editsBetween, lineEditsBetween } from './expert-plan.ts';
+import { fixCommands, lineEditsBetween } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { runTool } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
-const CHANGES = new Set(['edit', 'replace', 'create']);
+const CHANGES = new Set(['edit', 'sub', 'replace', 'create']);
 /** Files up to this long are read whole (as the scripted expert does). */
 const WHOLE_FILE_LINES = 60;
 
@@ -30,7 +30,7 @@ export async function replayState(task: Task, turns: readonly TurnRecord[]): Pro
   for (const t of turns) {
     if (t.command && CHANGES.has(t.command.name) && t.status === 'ok') {
       // The file it acted on as recorded (a command without PATH stood for the open file then).
-      const c = t.file && (t.command.name === 'edit' || t.command.name === 'view') ? { ...t.command, path: t.file } : t.command;
+      const c = t.file && (t.command.name === 'edit' || t.command.name === 'sub' || t.command.name === 'view') ? { ...t.command, path: t.file } : t.command;
       await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1 }, c);
     }
   }
@@ -56,7 +56,7 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   const gold = applyDiff(task.files, task.patch).files;
   const sources = Object.keys(task.files).filter((p) => /\.[cm]?js$/.test(p) && !task.test_files.includes(p) && !/(^|\/)tests?\//.test(p));
   const bare = (c: Command): Command => {
-    if ((c.name !== 'view' && c.name !== 'edit') || sources.length !== 1 || c.path !== sources[0]) return c;
+    if ((c.name !== 'view' && c.name !== 'edit' && c.name !== 'sub') || sources.length !== 1 || c.path !== sources[0]) return c;
     const { path: _path, ...rest } = c;
     return rest as Command;
   };
@@ -76,12 +76,10 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
     const lo = Math.max(1, first.start - 5);
     return say(`Read ${path} near line ${first.start}.`, { name: 'view', path, start: lo, end: Math.min(lines, lo + 29) });
   }
-  if (editCommand === 'edit') {
-    const e = lineEditsBetween(path, now, gold[path]!)[0]!;
-    return say(`Fix line ${e.start}.`, e);
-  }
-  const edits = editsBetween(now, gold[path]!);
-  return edits ? say(`Edit ${path}.`, { name: 'replace', path, edits }) : say(`Rewrite ${path}.`, { name: 'create', path, content: gold[path]! });
+  const cmds = fixCommands(editCommand, path, now, gold[path]!);
+  const c = cmds?.[0];
+  if (!c) return say(`Rewrite ${path}.`, { name: 'create', path, content: gold[path]! });
+  return say(c.name === 'sub' ? `Fix line ${c.line}.` : c.name === 'edit' ? `Fix line ${c.start}.` : `Edit ${path}.`, c);
 }
 
 /** The state expert as a policy (it can start from any point of an episode). */

@@ -10,7 +10,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, editsBetween, enclosingName, goldPlan, lineEditsBetween, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { TurnRecord } from './trajectory.ts';
 
@@ -123,7 +123,7 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
   const sources = sourceFiles(task);
   const implicit = (c: Command): Command => {
     if (style !== 'bare' || sources.length !== 1 || !('path' in c) || c.path !== sources[0]) return c;
-    if (c.name === 'view' || c.name === 'edit') {
+    if (c.name === 'view' || c.name === 'edit' || c.name === 'sub') {
       const { path: _path, ...rest } = c;
       return rest as Command;
     }
@@ -179,9 +179,9 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       const wrong = noisy ? wrongEdit(fp.before, fp.after, c0, rng) : null;
       noisy = false;
       if (wrong) {
-        const edits = editCommand === 'edit' ? lineEditsBetween(fp.path, current, wrong.text) : editsBetween(current, wrong.text);
-        if (edits && edits.length === 1) {
-          const cmd: Command = editCommand === 'edit' ? (edits[0] as Command) : { name: 'replace', path: fp.path, edits: edits as Extract<Command, { name: 'replace' }>['edits'] };
+        const cmds = fixCommands(editCommand, fp.path, current, wrong.text);
+        if (cmds && cmds.length === 1) {
+          const cmd = cmds[0]!;
           last = yield NO_TRAIN + turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), cmd);
           if (last.status === 'ok') current = wrong.text;
           last = yield turn(say('retest'), { name: 'run_tests' });
@@ -195,24 +195,15 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());
       const oneLine = group.length === 1 && c0.aEnd - c0.aStart === 1 && c0.bEnd - c0.bStart === 1;
       const why = oneLine ? say('fix', { line, old: A[c0.aStart]!.trim(), new: B[c0.bStart]!.trim() }) : say('fixMany', { path: fp.path });
-      let applied = false;
-      if (editCommand === 'edit') {
-        // One `edit` per changed run, bottom to top (so each one's line numbers are those of the view).
-        const cmds = lineEditsBetween(fp.path, current, target);
-        applied = cmds.length > 0;
-        for (const [k, cmd] of cmds.entries()) {
-          const r: string = k === 0 ? why : say('fix', { line: cmd.start });
-          last = yield turn(r, cmd);
-          if (last.status !== 'ok') {
-            applied = false;
-            break;
-          }
-        }
-      } else {
-        const edits = editsBetween(current, target);
-        if (edits) {
-          last = yield turn(why, { name: 'replace', path: fp.path, edits });
-          applied = last.status === 'ok';
+      // The fix in the run's edit command, bottom to top (each command's line numbers are those viewed).
+      const cmds = fixCommands(editCommand, fp.path, current, target);
+      let applied = cmds !== null;
+      for (const [k, cmd] of (cmds ?? []).entries()) {
+        const at = cmd.name === 'sub' ? cmd.line : cmd.name === 'edit' ? cmd.start : line;
+        last = yield turn(k === 0 ? why : say('fix', { line: at }), cmd);
+        if (last.status !== 'ok') {
+          applied = false;
+          break;
         }
       }
       if (!applied) {
@@ -256,7 +247,7 @@ export class ExpertPolicy implements Policy {
     if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
     this.style = opts.style ?? 'full';
     this.editCommand = opts.editCommand ?? 'replace';
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand === 'edit' ? ', edit' : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {

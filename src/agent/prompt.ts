@@ -20,9 +20,16 @@ the new lines
   read or changed), or the repository's only source file. Example:
 edit src/roman.js 12 12
   if (n >= value) {`,
+  sub: `${USAGE.sub}
+  Change text on one line: on line LINE (as view numbers it), OLD, which must occur there exactly once,
+  becomes NEW (none deletes OLD). Quote text with spaces: sub 12 "n > value" "n >= value". Without PATH it
+  changes the open file (the one the last command read or changed), or the repository's only source file.
+  A change that would leave a JavaScript file that does not parse is refused. For larger changes:
+${USAGE.edit.split(',')[0]}
+  Lines START to END become the lines you write after the command line (none deletes them).`,
 };
 
-export type EditCommandKind = 'replace' | 'edit';
+export type EditCommandKind = 'replace' | 'edit' | 'sub';
 
 /** The full system prompt (pretrained models): the action format and every command, with the chosen edit command. */
 export function fullSystemPrompt(editCommand: EditCommandKind = 'replace'): string {

@@ -7,7 +7,7 @@ import { applyDiff } from '../sandbox/patch.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import { numbered, splitLines } from './edits.ts';
-import { lineChanges } from './expert-plan.ts';
+import { lineChanges, subBetween } from './expert-plan.ts';
 import { issueMessage } from './prompt.ts';
 import { formatRun } from './tools.ts';
 
@@ -31,6 +31,8 @@ export function episodeSketch(task: Task): string {
     if (c) {
       const start = c.aStart + 1, content = after.slice(c.bStart, c.bEnd).map((l) => l + '\n').join('');
       parts.push(turn(`Fix line ${start}.`, { name: 'edit', path, start, end: c.aEnd, content }));
+      const s = c.aEnd - c.aStart === 1 && c.bEnd - c.bStart === 1 ? subBetween(before[c.aStart]!, after[c.bStart]!) : null;
+      if (s) parts.push(formatCommand({ name: 'sub', line: start, old: s.old, new: s.new }), formatCommand({ name: 'view' }), formatCommand({ name: 'edit', start, end: c.aEnd, content }));
       parts.push(`edited ${path} (lines ${start}-${c.aEnd} are now ${c.bEnd - c.bStart} line${c.bEnd - c.bStart === 1 ? '' : 's'}); the new text with its neighbours:\n${numbered(after, c.bStart - 2, c.bEnd)}`);
     }
   }

@@ -143,6 +143,31 @@ async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Pr
   return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`, path);
 }
 
+async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Promise<ToolResult> {
+  const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'sub')));
+  let text: string;
+  try {
+    text = await ctx.sandbox.readFile(path);
+  } catch (e) {
+    if (/^no such file/.test((e as Error).message)) return refused(`${(e as Error).message}; sub changes an existing file`);
+    throw e;
+  }
+  const lines = splitLines(text);
+  const line = lines[c.line - 1];
+  if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end`);
+  const at = line.indexOf(c.old);
+  const shown = `${c.line}| ${clip(line)}`;
+  if (at < 0) return refused(`${path} unchanged: ${JSON.stringify(c.old)} is not on line ${c.line}:\n${shown}`);
+  if (line.indexOf(c.old, at + 1) >= 0) return refused(`${path} unchanged: ${JSON.stringify(c.old)} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}`);
+  const next = [...lines];
+  next[c.line - 1] = line.slice(0, at) + c.new + line.slice(at + c.old.length);
+  const result = next.join('\n') + '\n';
+  const broken = syntaxError(path, result);
+  if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${c.line} is:\n${shown}`);
+  await ctx.sandbox.writeFile(path, result);
+  return ok(`edited ${path} (line ${c.line}); the new text with its neighbours:\n${numbered(next.map(clip), c.line - 3, c.line)}`, path);
+}
+
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path);
   const existed = await ctx.sandbox.readFile(path).then(
@@ -225,6 +250,8 @@ async function runCommand(ctx: ToolContext, c: Command): Promise<ToolResult> {
         return await replace(ctx, c);
       case 'edit':
         return await edit(ctx, c);
+      case 'sub':
+        return await sub(ctx, c);
       case 'create':
         return await create(ctx, c);
       case 'run_tests':

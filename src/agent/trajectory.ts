@@ -106,7 +106,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function turnLine(t: TurnRecord): string {
   if (t.format_error !== null) return `format error: ${t.format_error}`;
   const c = t.command!;
-  const what = (c.name === 'view' || c.name === 'replace' || c.name === 'create' || c.name === 'edit') && c.path !== undefined ? `${c.name} ${c.path}` : c.name;
+  const what = (c.name === 'view' || c.name === 'replace' || c.name === 'create' || c.name === 'edit' || c.name === 'sub') && c.path !== undefined ? `${c.name} ${c.path}` : c.name;
   const status = t.status === 'ok' ? (c.name === 'run_tests' ? `exit ${t.exit_code}` : 'ok') : t.status;
   return `${what} → ${status} (${secs(t.timing.exec_ms)})`;
 }
