@@ -25,8 +25,10 @@ export type Command =
   /** Lines start..end (1-based, inclusive) become `content` (whole lines, each ending in '\n'; '' deletes
    *  them). end = start − 1 inserts `content` before line start without replacing anything. */
   | { name: 'edit'; path?: string; start: number; end: number; content: string }
-  /** On line `line`, the one occurrence of `old` becomes `new` ('' deletes it). */
-  | { name: 'sub'; path?: string; line: number; old: string; new: string }
+  /** The one occurrence of `old` in the file (on line `line`, when given) becomes `new` ('' deletes it). */
+  | { name: 'sub'; path?: string; line?: number; old: string; new: string }
+  /** Reverts the episode's last file change. */
+  | { name: 'undo' }
   | { name: 'create'; path: string; content: string }
   | { name: 'run_tests'; test?: string }
   | { name: 'submit' };
@@ -41,7 +43,8 @@ export const USAGE: Readonly<Record<CommandName, string>> = {
   search: 'search TEXT [PATH]',
   replace: 'replace PATH, then edit blocks: <<<<<<< SEARCH / old lines / ======= / new lines / >>>>>>> REPLACE',
   edit: 'edit [PATH] START END, then the new text of lines START to END',
-  sub: 'sub [PATH] LINE OLD [NEW]',
+  sub: 'sub [PATH] [LINE] OLD NEW',
+  undo: 'undo',
   create: "create PATH, then the whole file's text",
   run_tests: 'run_tests [TEST_FULL_NAME]',
   submit: 'submit',
@@ -57,7 +60,7 @@ export const EXPECTED_FORM = [
   '```command',
   'view src/lib.js 1 40',
   '```',
-  `Commands: ${(['view', 'search', 'edit', 'sub', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
+  `Commands: ${(['view', 'search', 'edit', 'sub', 'undo', 'replace', 'create', 'run_tests', 'submit'] as const).map((c) => USAGE[c].split(',')[0]).join(' | ')}`,
 ].join('\n');
 
 class FormatError extends Error {}
@@ -216,15 +219,24 @@ function parseCommand(lines: string[]): Command {
     }
     case 'sub': {
       noBody('sub', body);
-      // PATH may be left out: a first word of digits is LINE.
-      const named = args.length > 0 && !/^\d+$/.test(args[0]!);
-      const rest = named ? args.slice(1) : args;
-      if (rest.length < 2 || rest.length > 3) usage('sub', `expected an optional path, a line number, the old text and the new text (none deletes it), got ${args.length} argument${args.length === 1 ? '' : 's'}; quote text with spaces, e.g. sub 4 "i <= n" "i < n"`);
-      const line = lineNumber('sub', 'LINE', rest[0]!);
-      if (rest[1] === '') usage('sub', 'OLD is empty: write the text to change, as it is on the line');
-      const c: Command = { name: 'sub', line, old: rest[1]!, new: rest[2] ?? '' };
-      return named ? { ...c, path: args[0]! } : c;
+      // sub OLD NEW | sub LINE OLD NEW | sub PATH OLD NEW | sub PATH LINE OLD NEW (a word of digits is LINE).
+      const digits = (w: string | undefined) => w !== undefined && /^\d+$/.test(w);
+      let path: string | undefined, line: string | undefined, old: string, neu: string;
+      if (args.length === 2) [old, neu] = args as [string, string];
+      else if (args.length === 3 && digits(args[0])) [line, old, neu] = args as [string, string, string];
+      else if (args.length === 3) [path, old, neu] = args as [string, string, string];
+      else if (args.length === 4 && digits(args[1])) [path, line, old, neu] = args as [string, string, string, string];
+      else return usage('sub', `expected [PATH] [LINE] OLD NEW, got ${args.length} argument${args.length === 1 ? '' : 's'}; quote text with spaces and write "" for no text, e.g. sub "i <= n" "i < n"`);
+      if (old === '') usage('sub', 'OLD is empty: write the text to change, as it is in the file');
+      const c: Extract<Command, { name: 'sub' }> = { name: 'sub', old, new: neu };
+      if (line !== undefined) c.line = lineNumber('sub', 'LINE', line);
+      if (path !== undefined) c.path = path;
+      return c;
     }
+    case 'undo':
+      noBody('undo', body);
+      if (args.length) usage('undo', 'takes no arguments');
+      return { name: 'undo' };
     case 'create':
       if (args.length !== 1) usage('create', `expected one path on the command line, got ${args.length} words`);
       return { name: 'create', path: args[0]!, content: asText(body) };
@@ -288,11 +300,16 @@ export function formatCommand(c: Command): string {
       body = `edit ${c.path === undefined ? '' : q(c.path) + ' '}${c.start} ${c.end}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`;
       break;
     case 'sub': {
-      // Quote what has spaces or quotes, or is empty; a bare word otherwise (digits too: LINE is first).
+      // Quote what has spaces or quotes, or is empty; a bare word otherwise (one of digits too, when a
+      // LINE is given, or when it is NEW).
       const w = (t: string) => (t !== '' && /^[^\s"']+$/.test(t) ? t : JSON.stringify(t));
-      body = ['sub', c.path === undefined ? undefined : q(c.path), c.line, w(c.old), c.new === '' ? undefined : w(c.new)].filter((x) => x !== undefined).join(' ');
+      const old = c.line === undefined && /^\d+$/.test(c.old) && c.path === undefined ? c.old : w(c.old);
+      body = ['sub', c.path === undefined ? undefined : q(c.path), c.line, old, w(c.new)].filter((x) => x !== undefined).join(' ');
       break;
     }
+    case 'undo':
+      body = 'undo';
+      break;
     case 'create':
       body = `create ${q(c.path)}${c.content === '' ? '' : '\n' + c.content.replace(/\n$/, '')}`; // the parser adds the final newline back
       break;

@@ -110,8 +110,9 @@ interface Live {
   started: number;
   policyMs: number;
   sandboxMs: number;
-  /** The open file of view/edit without a PATH (ToolContext.open). */
+  /** The open file of view/edit without a PATH (ToolContext.open), and what each change replaced (undo). */
   open: { path?: string };
+  history: { path: string; text: string | null }[];
 }
 
 /** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
@@ -136,7 +137,7 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
     let id = spec.id ?? `${spec.task.instance_id}#${spec.seed}@${++episodeCounter}`;
     for (let k = 2; ids.has(id); k++) id = `${spec.id}/${k}`;
     ids.add(id);
-    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0, open: {} };
+    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0, open: {}, history: [] };
   });
   const gate = opts.gate ?? ((fn) => fn());
   const count = opts.tokenizer ? (s: string) => opts.tokenizer!.encode(s).length : charTokens;
@@ -252,7 +253,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = opts.commandTimeoutMs + GRACE_MS;
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

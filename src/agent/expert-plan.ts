@@ -186,7 +186,10 @@ export function fixCommands(kind: 'replace' | 'edit' | 'sub', path: string, befo
     const lines = splitLines(e.content);
     if (e.end !== e.start || lines.length !== 1) return e;
     const s = subBetween(A[e.start - 1]!, lines[0]!);
-    return s ? { name: 'sub', path, line: e.start, old: s.old, new: s.new } : e;
+    if (!s) return e;
+    // The line is named only when OLD occurs elsewhere in the file too.
+    const once = before.indexOf(s.old) === before.lastIndexOf(s.old);
+    return once ? { name: 'sub', path, old: s.old, new: s.new } : { name: 'sub', path, line: e.start, old: s.old, new: s.new };
   });
 }
 

@@ -13,29 +13,38 @@ import type { FileMap } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import { splitLines } from './edits.ts';
-import { fixCommands, lineEditsBetween } from './expert-plan.ts';
+import { fixCommands, lineChanges, lineEditsBetween } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { runTool } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
-const CHANGES = new Set(['edit', 'sub', 'replace', 'create']);
+const CHANGES = new Set(['edit', 'sub', 'undo', 'replace', 'create']);
 /** Files up to this long are read whole (as the scripted expert does). */
 const WHOLE_FILE_LINES = 60;
 
 /** The repository after the episode's successful file-changing commands, replayed in memory. */
 export async function replayState(task: Task, turns: readonly TurnRecord[]): Promise<FileMap> {
+  return (await replay(task, turns)).files;
+}
+
+/** The replayed repository and its change history (what undo would take back). */
+async function replay(task: Task, turns: readonly TurnRecord[]): Promise<{ files: FileMap; history: { path: string; text: string | null }[] }> {
   const sb = new MemorySandbox(task.files);
+  const history: { path: string; text: string | null }[] = [];
   for (const t of turns) {
     if (t.command && CHANGES.has(t.command.name) && t.status === 'ok') {
       // The file it acted on as recorded (a command without PATH stood for the open file then).
       const c = t.file && (t.command.name === 'edit' || t.command.name === 'sub' || t.command.name === 'view') ? { ...t.command, path: t.file } : t.command;
-      await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1 }, c);
+      await runTool({ sandbox: sb, testFiles: task.test_files, timeoutMs: 1, history }, c);
     }
   }
-  return sb.files;
+  return { files: sb.files, history };
 }
+
+/** Changed lines between two texts (how far a file is from the gold one). */
+const distance = (a: string | undefined, b: string | undefined) => (a === undefined || b === undefined ? Infinity : lineChanges(a, b).reduce((n, c) => n + Math.max(c.aEnd - c.aStart, c.bEnd - c.bStart), 0));
 
 const passed = (t: TurnRecord | undefined) => t?.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
 
@@ -52,7 +61,7 @@ function readSinceChange(turns: readonly TurnRecord[], path: string, lines: numb
 
 /** The next turn's text for `task` after `turns` (terse reasoning, one command). */
 export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind, style: ExpertStyle = 'terse'): Promise<string> {
-  const files = await replayState(task, turns);
+  const { files, history } = await replay(task, turns);
   const gold = applyDiff(task.files, task.patch).files;
   const sources = Object.keys(task.files).filter((p) => /\.[cm]?js$/.test(p) && !task.test_files.includes(p) && !/(^|\/)tests?\//.test(p));
   const bare = (c: Command): Command => {
@@ -67,11 +76,17 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   }
   const path = differs[0]!;
   const now = files[path];
+  // With sub, a last change that took a file further from the fix is taken back first.
+  const lastChange = history.at(-1);
+  if (editCommand === 'sub' && lastChange && lastChange.text !== null && distance(lastChange.text, gold[lastChange.path]) < distance(files[lastChange.path], gold[lastChange.path])) {
+    return say('Not that; try again.', { name: 'undo' });
+  }
   if (now === undefined) return say(`Create ${path}.`, { name: 'create', path, content: gold[path]! });
   const lines = splitLines(now).length;
-  if (!readSinceChange(turns, path, lines)) {
+  const read = editCommand === 'sub' ? turns.some((t) => t.command?.name === 'view' && t.status === 'ok' && (t.file ?? ('path' in t.command ? t.command.path : undefined)) === path) : readSinceChange(turns, path, lines);
+  if (!read) {
     const failed = turns.at(-1)?.command?.name === 'run_tests' && !passed(turns.at(-1));
-    if (lines <= WHOLE_FILE_LINES) return say(failed ? 'Not that; read again.' : `Read ${path}.`, { name: 'view', path });
+    if (lines <= WHOLE_FILE_LINES) return say(failed ? 'Not that; try again.' : `Read ${path}.`, { name: 'view', path });
     const first = lineEditsBetween(path, now, gold[path]!).at(-1)!;
     const lo = Math.max(1, first.start - 5);
     return say(`Read ${path} near line ${first.start}.`, { name: 'view', path, start: lo, end: Math.min(lines, lo + 29) });

@@ -70,7 +70,7 @@ const TERSE: Record<Key, string> = {
   fixMany: 'Edit {path}.',
   wrong: 'Try line {line}.',
   retest: 'Run the tests.',
-  recover: 'Not that; read again.',
+  recover: 'Not that; try again.',
   create: 'Create {path}.',
   rewrite: 'Rewrite {path}.',
   verify: 'Run the tests.',
@@ -182,14 +182,20 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
         const cmds = fixCommands(editCommand, fp.path, current, wrong.text);
         if (cmds && cmds.length === 1) {
           const cmd = cmds[0]!;
+          const beforeWrong = current;
           last = yield NO_TRAIN + turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), cmd);
-          if (last.status === 'ok') current = wrong.text;
+          const changed = last.status === 'ok';
+          if (changed) current = wrong.text;
           last = yield turn(say('retest'), { name: 'run_tests' });
           if (allPass(last) && plan.length === 1 && groups.length === 1) {
             yield turn(say('submit'), { name: 'submit' }); // the "wrong" edit passes the tests too
             return;
           }
-          if (!allPass(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
+          // Take the wrong change back: with sub, undo it (the file is as last read); else read it again.
+          if (!allPass(last) && editCommand === 'sub' && changed) {
+            last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), { name: 'undo' });
+            if (last.status === 'ok') current = beforeWrong;
+          } else if (!allPass(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
         }
       }
       const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());
@@ -199,7 +205,7 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       const cmds = fixCommands(editCommand, fp.path, current, target);
       let applied = cmds !== null;
       for (const [k, cmd] of (cmds ?? []).entries()) {
-        const at = cmd.name === 'sub' ? cmd.line : cmd.name === 'edit' ? cmd.start : line;
+        const at = cmd.name === 'sub' ? (cmd.line ?? line) : cmd.name === 'edit' ? cmd.start : line;
         last = yield turn(k === 0 ? why : say('fix', { line: at }), cmd);
         if (last.status !== 'ok') {
           applied = false;

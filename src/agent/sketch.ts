@@ -39,7 +39,7 @@ export function episodeSketch(task: Task): string {
   const names = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
   const run = (failing: readonly string[]) =>
     formatRun({ tests: names.map((fullName) => (failing.includes(fullName) ? { fullName, status: 'fail' as const, message: 'Expected values to be strictly equal:\n\n1 !== 2\n' } : { fullName, status: 'pass' as const })), output: '', exitCode: failing.length ? 1 : 0, timedOut: false, truncated: false, durationMs: 0 }, 5000);
-  parts.push(turn('Run the tests.', { name: 'run_tests' }), run(task.FAIL_TO_PASS), turn('Not that; read again.', { name: 'run_tests' }), run([]));
+  parts.push(turn('Run the tests.', { name: 'run_tests' }), run(task.FAIL_TO_PASS), turn('Not that; try again.', { name: 'run_tests' }), run([]));
   parts.push(turn('Tests pass. Submit.', { name: 'submit' }));
   return parts.join('\n');
 }

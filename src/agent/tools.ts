@@ -21,6 +21,15 @@ export interface ToolContext {
   /** The open file (the last one view, edit, replace or create acted on), kept by the episode across
    *  turns: view and edit without a PATH use it. */
   open?: { path?: string };
+  /** What each file change replaced (its path and former text, null for a created file), latest
+   *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
+  history?: { path: string; text: string | null }[];
+}
+
+/** Write a file and remember what it replaced (for undo). */
+async function write(ctx: ToolContext, path: string, text: string, before: string | null): Promise<void> {
+  await ctx.sandbox.writeFile(path, text);
+  ctx.history?.push({ path, text: before });
 }
 
 export type ToolStatus = 'ok' | 'error' | 'timeout';
@@ -97,7 +106,7 @@ async function replace(ctx: ToolContext, c: Extract<Command, { name: 'replace' }
   const path = resolveRepoPath(c.path);
   const r = applyEdits(text, c.edits);
   if (!r.ok) return refused(`${path} unchanged: ${r.error}`);
-  await ctx.sandbox.writeFile(path, r.text);
+  await write(ctx, path, r.text, text);
   const lines = splitLines(r.text);
   const parts = r.spans.map((s) => numbered(lines, s.start - 3, s.end + 1));
   const what = c.edits.length === 1 ? `lines ${r.spans[0]!.start}-${r.spans[0]!.end}` : `${c.edits.length} places`;
@@ -137,7 +146,7 @@ async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Pr
   if (broken && !syntaxError(path, text)) {
     return refused(`${path} unchanged: after this edit it would not parse (${broken}); lines ${c.start}-${c.end} were:\n${numbered(lines.map(clip), c.start - 1, c.end - 1)}`);
   }
-  await ctx.sandbox.writeFile(path, result);
+  await write(ctx, path, result, text);
   const shown = numbered(next.map(clip), c.start - 3, c.start - 1 + Math.max(fresh.length, 1));
   const what = fresh.length === 0 ? `deleted lines ${c.start}-${c.end}` : c.end < c.start ? `inserted ${fresh.length} line${fresh.length === 1 ? '' : 's'} at line ${c.start}` : `lines ${c.start}-${c.end} are now ${fresh.length} line${fresh.length === 1 ? '' : 's'}`;
   return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`, path);
@@ -153,30 +162,59 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
     throw e;
   }
   const lines = splitLines(text);
-  const line = lines[c.line - 1];
-  if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end`);
-  const at = line.indexOf(c.old);
-  const shown = `${c.line}| ${clip(line)}`;
-  if (at < 0) return refused(`${path} unchanged: ${JSON.stringify(c.old)} is not on line ${c.line}:\n${shown}`);
-  if (line.indexOf(c.old, at + 1) >= 0) return refused(`${path} unchanged: ${JSON.stringify(c.old)} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}`);
+  const old = JSON.stringify(c.old);
+  let at: number;
+  if (c.line !== undefined) {
+    const line = lines[c.line - 1];
+    if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end`);
+    const shown = `${c.line}| ${clip(line)}`;
+    const i = line.indexOf(c.old);
+    if (i < 0) return refused(`${path} unchanged: ${old} is not on line ${c.line}:\n${shown}`);
+    if (line.indexOf(c.old, i + 1) >= 0) return refused(`${path} unchanged: ${old} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}`);
+    at = i;
+  } else {
+    // Anywhere in the file, once (across lines, so the lines it occurs on can be named).
+    const where = lines.flatMap((l, k) => {
+      const hits: number[] = [];
+      for (let i = l.indexOf(c.old); i >= 0; i = l.indexOf(c.old, i + 1)) hits.push(k);
+      return hits;
+    });
+    if (where.length === 0) return refused(`${path} unchanged: ${old} is not in the file`);
+    if (where.length > 1) {
+      const on = [...new Set(where.map((k) => k + 1))];
+      return refused(`${path} unchanged: ${old} occurs ${where.length} times, on line${on.length === 1 ? '' : 's'} ${on.join(', ')}; name the line, e.g. sub ${on[0]} ${c.old.includes(' ') ? old : c.old} ${JSON.stringify(c.new)}`);
+    }
+    at = lines[where[0]!]!.indexOf(c.old);
+    c = { ...c, line: where[0]! + 1 };
+  }
+  const n = c.line!;
   const next = [...lines];
-  next[c.line - 1] = line.slice(0, at) + c.new + line.slice(at + c.old.length);
+  next[n - 1] = lines[n - 1]!.slice(0, at) + c.new + lines[n - 1]!.slice(at + c.old.length);
   const result = next.join('\n') + '\n';
   const broken = syntaxError(path, result);
-  if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${c.line} is:\n${shown}`);
-  await ctx.sandbox.writeFile(path, result);
-  return ok(`edited ${path} (line ${c.line}); the new text with its neighbours:\n${numbered(next.map(clip), c.line - 3, c.line)}`, path);
+  if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}`);
+  await write(ctx, path, result, text);
+  return ok(`edited ${path} (line ${n}); the new text with its neighbours:\n${numbered(next.map(clip), n - 3, n)}`, path);
+}
+
+async function undo(ctx: ToolContext): Promise<ToolResult> {
+  const last = ctx.history?.pop();
+  if (!last) return refused('nothing to undo: no file was changed in this episode');
+  if (last.text === null) await ctx.sandbox.deleteFile(last.path);
+  else await ctx.sandbox.writeFile(last.path, last.text);
+  const lines = splitLines(last.text ?? '');
+  return ok(last.text === null ? `undone: ${last.path} removed again` : `undone: ${last.path} is back as it was (${lines.length} lines)`, last.path);
 }
 
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path);
-  const existed = await ctx.sandbox.readFile(path).then(
-    () => true,
-    (e: Error) => (/^no such file/.test(e.message) ? false : Promise.reject(e)),
+  const before = await ctx.sandbox.readFile(path).then(
+    (t) => t,
+    (e: Error) => (/^no such file/.test(e.message) ? null : Promise.reject(e)),
   );
-  await ctx.sandbox.writeFile(path, c.content);
+  await write(ctx, path, c.content, before);
   const n = splitLines(c.content).length;
-  return ok(`${existed ? 'overwrote' : 'created'} ${path} (${n} line${n === 1 ? '' : 's'})`, path);
+  return ok(`${before !== null ? 'overwrote' : 'created'} ${path} (${n} line${n === 1 ? '' : 's'})`, path);
 }
 
 /** The sandbox's own test report blocks (formatTestReport); run_tests writes its own summary instead. */
@@ -252,6 +290,8 @@ async function runCommand(ctx: ToolContext, c: Command): Promise<ToolResult> {
         return await edit(ctx, c);
       case 'sub':
         return await sub(ctx, c);
+      case 'undo':
+        return await undo(ctx);
       case 'create':
         return await create(ctx, c);
       case 'run_tests':

@@ -98,7 +98,7 @@ describe('expert episodes (node sandbox)', () => {
     expect(terse!.turns.map((x) => x.command)).toEqual(full!.turns.map((x) => x.command));
     const reasons = terse!.turns.map((x) => x.text.slice(0, x.text.indexOf('```')).trim());
     expect(reasons).toEqual(['Run the tests.', expect.stringMatching(/^Find `\w+`\.$/), expect.stringMatching(/^Read src\/roman\.js near line \d+\.$/), expect.stringMatching(/^Try line \d+\.$/),
-      'Run the tests.', 'Not that; read again.', expect.stringMatching(/^Fix line \d+\.$/), 'Run the tests.', 'Tests pass. Submit.']);
+      'Run the tests.', 'Not that; try again.', expect.stringMatching(/^Fix line \d+\.$/), 'Run the tests.', 'Tests pass. Submit.']);
     expect(terse!.action_tokens).toBeLessThan(full!.action_tokens);
   });
 
