@@ -1,0 +1,112 @@
+// The smallest edit command, sub [PATH] [LINE] OLD NEW (text that occurs once in the file, or once on the
+// named line, becomes other text), and undo: parsing and round trips, the tool's refusals (absent,
+// ambiguous with the lines named, past the end, breaking the syntax), undo of every kind of change,
+// and the experts' choice of the shortest unique OLD.
+import { describe, expect, it } from 'vitest';
+import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
+import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
+import { runTool, type ToolContext } from '../../../src/agent/tools.ts';
+import { MemorySandbox } from '../../../src/sandbox/memory.ts';
+
+const parsed = (body: string) => {
+  const r = parseTurn('```command\n' + body + '\n```');
+  if (!r.ok) throw new Error(r.error);
+  return r.command;
+};
+const error = (body: string) => {
+  const r = parseTurn('```command\n' + body + '\n```');
+  if (r.ok) throw new Error(`expected a format error for ${body}`);
+  return r.error;
+};
+
+describe('sub and undo: parsing', () => {
+  it('reads OLD NEW, with an optional LINE and PATH (a word of digits is the LINE)', () => {
+    expect(parsed('sub <= <')).toEqual({ name: 'sub', old: '<=', new: '<' });
+    expect(parsed('sub 1 0')).toEqual({ name: 'sub', old: '1', new: '0' });
+    expect(parsed('sub 7 1 0')).toEqual({ name: 'sub', line: 7, old: '1', new: '0' });
+    expect(parsed('sub src/a.js "i <= n" "i < n"')).toEqual({ name: 'sub', path: 'src/a.js', old: 'i <= n', new: 'i < n' });
+    expect(parsed('sub src/a.js 3 ! ""')).toEqual({ name: 'sub', path: 'src/a.js', line: 3, old: '!', new: '' });
+    expect(parsed('undo')).toEqual({ name: 'undo' });
+  });
+  it('refuses the wrong number of words, an empty OLD, a bad LINE, arguments to undo', () => {
+    expect(error('sub x')).toMatch(/^sub: expected \[PATH\] \[LINE\] OLD NEW, got 1 argument;/);
+    expect(error('sub a b c d e')).toMatch(/got 5 arguments/);
+    expect(error('sub "" x')).toMatch(/OLD is empty/);
+    expect(error('sub 0 a b')).toMatch(/LINE must be a line number/);
+    expect(error('undo now')).toMatch(/undo: takes no arguments/);
+  });
+  it('formatCommand writes what parseTurn reads back', () => {
+    const cases: Command[] = [
+      { name: 'sub', old: '<=', new: '<' },
+      { name: 'sub', old: '1', new: '0' },
+      { name: 'sub', line: 4, old: '1', new: '0' },
+      { name: 'sub', old: 'i <= n', new: 'i < n' },
+      { name: 'sub', old: '!', new: '' },
+      { name: 'sub', old: "'a'", new: '"b"' },
+      { name: 'sub', path: 'src/a.js', line: 2, old: '+', new: '-' },
+      { name: 'sub', path: 'src/a.js', old: '7', new: '8' },
+      { name: 'undo' },
+    ];
+    for (const c of cases) expect(parseTurn(formatCommand(c))).toEqual({ ok: true, reasoning: '', command: c });
+  });
+});
+
+const CODE = 'export function f(xs) {\n  let total = 1;\n  for (let i = 1; i <= xs.length; i++) {\n    total += xs[i];\n  }\n  return total;\n}\n';
+const ctx = (files: Record<string, string> = { 'src/f.js': CODE }) => ({ sandbox: new MemorySandbox(files), testFiles: [], timeoutMs: 1, open: {}, history: [] }) as ToolContext & { sandbox: MemorySandbox };
+
+describe('sub and undo: the tool', () => {
+  it('changes the one occurrence in the file and shows the line with its neighbours', async () => {
+    const c = ctx();
+    const r = await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    expect(r).toEqual({ status: 'ok', exitCode: 0, file: 'src/f.js', observation: 'edited src/f.js (line 3); the new text with its neighbours:\n1| export function f(xs) {\n2|   let total = 1;\n3|   for (let i = 1; i < xs.length; i++) {\n4|     total += xs[i];' });
+    expect(c.sandbox.files['src/f.js']).toBe(CODE.replace('<=', '<'));
+  });
+  it('names the lines of an ambiguous OLD, and takes it on a named line', async () => {
+    const c = ctx();
+    expect(await runTool(c, { name: 'sub', old: '1', new: '0' })).toMatchObject({ status: 'error', observation: 'src/f.js unchanged: "1" occurs 2 times, on lines 2, 3; name the line, e.g. sub 2 1 "0"' });
+    expect((await runTool(c, { name: 'sub', line: 3, old: '1', new: '0' })).status).toBe('ok');
+    expect(c.sandbox.files['src/f.js']).toContain('for (let i = 0;');
+    expect(await runTool(c, { name: 'sub', line: 3, old: 'i', new: 'j' })).toMatchObject({ status: 'error', observation: expect.stringMatching(/^src\/f.js unchanged: "i" occurs more than once on line 3; give more of the text around it:\n3\| /) });
+  });
+  it('refuses what is not there, lines past the end, and a change that breaks the syntax', async () => {
+    const c = ctx();
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect((await runTool(c, { name: 'sub', line: 9, old: 'x', new: 'y' })).observation).toBe('src/f.js unchanged: it has 7 lines; line 9 is past its end');
+    expect((await runTool(c, { name: 'sub', line: 2, old: 'xs', new: 'ys' })).observation).toBe('src/f.js unchanged: "xs" is not on line 2:\n2|   let total = 1;');
+    expect((await runTool(c, { name: 'sub', old: '++) {', new: '++ {' })).observation).toMatch(/^src\/f.js unchanged: after this change it would not parse/);
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+    expect(c.history).toEqual([]);
+  });
+  it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
+    const c = ctx();
+    await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    await runTool(c, { name: 'edit', start: 2, end: 2, content: '  let total = 0;\n' });
+    await runTool(c, { name: 'create', path: 'src/new.js', content: 'x\n' });
+    expect(await runTool(c, { name: 'undo' })).toMatchObject({ status: 'ok', observation: 'undone: src/new.js removed again' });
+    expect(c.sandbox.files['src/new.js']).toBeUndefined();
+    expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)');
+    expect(c.sandbox.files['src/f.js']).toBe(CODE.replace('<=', '<'));
+    await runTool(c, { name: 'undo' });
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+    expect(await runTool(c, { name: 'undo' })).toMatchObject({ status: 'error', observation: 'nothing to undo: no file was changed in this episode' });
+  });
+});
+
+describe('the experts: the shortest unique sub', () => {
+  it('subBetween widens the change to whole tokens and until OLD is unique on the line', () => {
+    const r = (a: string, b: string) => subBetween(a, b);
+    expect(r('  for (let i = 0; i <= n; i++) {', '  for (let i = 0; i < n; i++) {')).toEqual({ old: '<=', new: '<' });
+    expect(r('  if (x < lo) {', '  if (x <= lo) {')).toEqual({ old: '<', new: '<=' });
+    expect(r('  return a + b + c;', '  return a + b - c;')).toEqual({ old: '+ c', new: '- c' });
+    expect(r('  if (found) {', '  if (!found) {')).toEqual({ old: 'found', new: '!found' });
+    expect(r('  x--;', '  x++;')).toEqual({ old: '--', new: '++' });
+    expect(r('same', 'same')).toBeNull();
+  });
+  it('fixCommands names the line only when OLD occurs elsewhere in the file', () => {
+    const before = 'let a = 1;\nlet b = 1;\nif (a < b) {}\n';
+    expect(fixCommands('sub', 'f.js', before, before.replace('a < b', 'a <= b'))).toEqual([{ name: 'sub', path: 'f.js', old: '<', new: '<=' }]);
+    expect(fixCommands('sub', 'f.js', before, 'let a = 1;\nlet b = 2;\nif (a < b) {}\n')).toEqual([{ name: 'sub', path: 'f.js', line: 2, old: '1', new: '2' }]);
+    // Lines added or removed are not one sub: an edit then.
+    expect(fixCommands('sub', 'f.js', before, before + 'x;\n')).toEqual([{ name: 'edit', path: 'f.js', start: 4, end: 3, content: 'x;\n' }]);
+  });
+});
