@@ -83,7 +83,7 @@ async function buildLevel(level: 0 | 1, flags: BuildFlags): Promise<number> {
   const wall_s = Math.round((performance.now() - started) / 100) / 10;
   if (flags.json) printJson({ level, ...s, candidates: b.candidates, dropped: b.dropped.length, skipped_functions: corpus.skipped.length, files, wall_s });
   else {
-    console.log(`level ${level}: ${s.tasks} tasks from ${s.functions} functions (${b.candidates} candidates; ${b.dropped.length} dropped by the validator)`);
+    console.log(`level ${level}: ${s.tasks} tasks from ${s.functions} functions${s.hard ? ` (${s.hard} with two bugs)` : ''} (${b.candidates} candidates; ${b.dropped.length} dropped by the validator)`);
     for (const k of ['train', 'val', 'test'] as const) console.log(`  ${k.padEnd(5)} ${String(s.splits[k].tasks).padStart(6)} tasks  ${String(s.splits[k].functions).padStart(4)} functions`);
     for (const [op, n] of Object.entries(s.operators).sort()) console.log(`  ${op.padEnd(18)} ${n}`);
     for (const f of files) console.log(`wrote ${relative(process.cwd(), f.path)} (${(f.bytes / 1024).toFixed(0)} KiB)`);

@@ -74,7 +74,7 @@ function readme(level: 0 | 1, b: LevelBuild, corpus: CorpusCheck, o: FunctionWor
   for (const d of b.dropped) drops.set(d.code, (drops.get(d.code) ?? 0) + 1);
   return `# Level ${level} tasks
 
-${level === 0 ? 'One function alone in `src/<name>.js`' : `A module of ${o.moduleSize} functions of one family in \`src/<family>.js\``} with one bug, from the function
+${level === 0 ? 'One function alone in `src/<name>.js` with one bug' : `A module of ${o.moduleSize} functions of one family in \`src/<family>.js\` with one bug (\`easy\`) or, in a third as many tasks, two bugs in two of its functions (\`hard\`, ${s.hard} tasks)`}, from the function
 corpus in \`corpus/functions/\` (${corpus.families.length} files). Rebuilt with
 
 \`\`\`sh

@@ -69,8 +69,9 @@ interface Member {
   offset: number;
 }
 
-/** One task: the module with one killed mutant applied; tests of every function in the module. */
-function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bug: { member: Member; k: KilledMutant }; split: FunctionSplit; level: 0 | 1; seed: number }): Task | null {
+/** One task: the module with its bugs applied (killed mutants, at most one per function); the tests of
+ *  every function in the module. Two bugs (level 1's hard tier) get an issue sentence each. */
+function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bugs: { member: Member; k: KilledMutant }[]; split: FunctionSplit; level: 0 | 1; seed: number }): Task | null {
   const text = moduleText(o.members.map((m) => m.cf.fn.source));
   const name = o.modulePath.replace(/^src\/|\.js$/g, '');
   const testPath = `test/${name}.test.js`;
@@ -80,41 +81,55 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
     [o.modulePath]: text,
     [testPath]: testFileText(`../${o.modulePath}`, fns),
   };
-  const m = o.bug.k.mutant;
-  const at = o.bug.member.offset + m.start;
-  if (text.slice(at, at + (m.end - m.start)) !== m.original) throw new Error(`mutant ${m.id} does not match ${o.modulePath}`);
-  const files = { ...original, [o.modulePath]: text.slice(0, at) + m.mutated + text.slice(at + (m.end - m.start)) };
+  // Applied from the end of the module back, so earlier offsets hold.
+  let mutated = text;
+  for (const b of [...o.bugs].sort((x, y) => y.member.offset + y.k.mutant.start - (x.member.offset + x.k.mutant.start))) {
+    const m = b.k.mutant;
+    const at = b.member.offset + m.start;
+    if (text.slice(at, at + (m.end - m.start)) !== m.original) throw new Error(`mutant ${m.id} does not match ${o.modulePath}`);
+    mutated = mutated.slice(0, at) + m.mutated + mutated.slice(at + (m.end - m.start));
+  }
+  const files = { ...original, [o.modulePath]: mutated };
   const titles = caseTitles(fns);
   const fail: string[] = [], pass: string[] = [];
-  let t = 0, first: { call: string; expected: Outcome; actual: Outcome } | null = null;
+  const firsts: { call: string; expected: Outcome; actual: Outcome; failing: number }[] = [];
+  let t = 0;
   for (const mem of o.members) {
-    const bugHere = mem === o.bug.member;
+    const bug = o.bugs.find((b) => b.member === mem);
+    let first: (typeof firsts)[number] | null = null;
     mem.cf.cases.forEach((c: OracleCase, i) => {
       const title = titles[t++]!;
-      const actual = bugHere ? o.bug.k.cases[i]!.outcome : c.outcome;
+      const actual = bug ? bug.k.cases[i]!.outcome : c.outcome;
       if (sameOutcome(actual, c.outcome)) pass.push(title);
       else {
         fail.push(title);
-        first ??= { call: `${mem.cf.fn.name}(${c.args.join(', ')})`, expected: c.outcome, actual };
+        if (first) first.failing++;
+        else first = { call: `${mem.cf.fn.name}(${c.args.join(', ')})`, expected: c.outcome, actual, failing: 1 };
       }
     });
+    if (first) firsts.push(first);
   }
-  // A bug that breaks every test says nothing about where it is; the library build drops those too.
-  if (!first || pass.length === 0) return null;
-  const f = first as { call: string; expected: Outcome; actual: Outcome };
-  const pos = position(text, at);
-  const mutation = { operator: m.operator, location: { file: o.modulePath, ...pos }, function: o.bug.member.cf.fn.name, original: m.original, mutated: m.mutated };
+  // A bug that breaks every test says nothing about where it is; the library build drops those too;
+  // every bug must break some test of its own.
+  if (firsts.length !== o.bugs.length || pass.length === 0) return null;
+  const rng = new Rng(hash32(`${o.seed}:issue:${o.id}`));
+  const issue = firsts.map((f) => functionIssue(f.call, f.expected, f.actual, f.failing, rng)).join('\n\n');
+  const parts = o.bugs.map((b) => {
+    const m = b.k.mutant;
+    return { operator: m.operator, location: { file: o.modulePath, ...position(mutated, b.member.offset + m.start) }, function: b.member.cf.fn.name, original: m.original, mutated: m.mutated };
+  });
+  const mutation = parts.length === 1 ? parts[0]! : { operator: parts.map((p) => p.operator).join('+'), location: parts[0]!.location, function: parts.map((p) => p.function).join('+'), parts };
   return {
     instance_id: o.id,
     repo: o.repo,
     files,
-    problem_statement: functionIssue(f.call, f.expected, f.actual, fail.length, new Rng(hash32(`${o.seed}:issue:${o.id}`))),
+    problem_statement: issue,
     patch: makeDiff(files, original),
     test_files: [testPath],
     FAIL_TO_PASS: fail,
     PASS_TO_PASS: pass,
     split: o.split,
-    difficulty: 'easy',
+    difficulty: o.bugs.length === 1 ? 'easy' : 'hard',
     level: o.level,
     mutation: mutation as unknown as Task['mutation'],
     created_by: `webswe tasks build --level ${o.level} --seed ${o.seed}`,
@@ -130,7 +145,7 @@ export function level0Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
     const split = functionSplit(cf.fn.name, o);
     let n = 0;
     for (const k of cf.killed) {
-      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bug: { member, k }, split, level: 0, seed: o.seed });
+      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bugs: [{ member, k }], split, level: 0, seed: o.seed });
       if (task) (out.push(task), n++);
     }
   }
@@ -167,26 +182,47 @@ export function level1Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
       let n = 0;
       for (const member of mem) {
         for (const kk of member.cf.killed) {
-          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bug: { member, k: kk }, split, level: 1, seed: o.seed });
+          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member, k: kk }], split, level: 1, seed: o.seed });
           if (task) (out.push(task), n++);
         }
+      }
+      // The hard tier: two bugs in two different functions of the module, a third as many as the easy
+      // ones, pairs drawn with the seed (both must be fixed; each breaks a test of its own).
+      const rng = new Rng(hash32(`${o.seed}:pairs:${repo}`));
+      const easy = n;
+      const used = new Set<string>();
+      for (let tries = 0; n < easy + Math.floor(easy / 3) && tries < easy * 4 && mem.length > 1; tries++) {
+        const [a, b] = rng.shuffle([...mem.keys()]).slice(0, 2) as [number, number];
+        const ka = mem[a]!.cf.killed[rng.int(mem[a]!.cf.killed.length)], kb = mem[b]!.cf.killed[rng.int(mem[b]!.cf.killed.length)];
+        if (!ka || !kb) continue;
+        const id = `${repo}__${n + 1}`;
+        const key = [ka.mutant.id, kb.mutant.id].sort().join('|');
+        if (used.has(key)) continue;
+        used.add(key);
+        const task = makeTask({ id, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member: mem[a]!, k: ka }, { member: mem[b]!, k: kb }], split, level: 1, seed: o.seed });
+        if (task) (out.push(task), n++);
       }
     }
   }
   return out;
 }
 
-/** Counts per split, operator and function of a built level. */
-export function worldSummary(tasks: readonly Task[]): { tasks: number; functions: number; splits: Record<FunctionSplit, { tasks: number; functions: number }>; operators: Record<string, number> } {
+/** Counts per split, operator (each bug of a two-bug task counted) and function of a built level. */
+export function worldSummary(tasks: readonly Task[]): { tasks: number; functions: number; hard: number; splits: Record<FunctionSplit, { tasks: number; functions: number }>; operators: Record<string, number> } {
   const splits = { train: { tasks: 0, functions: 0 }, val: { tasks: 0, functions: 0 }, test: { tasks: 0, functions: 0 } } as Record<FunctionSplit, { tasks: number; functions: number }>;
   const seen = new Map<string, FunctionSplit>();
   const operators: Record<string, number> = {};
+  let hard = 0;
   for (const t of tasks) {
     const s = t.split as FunctionSplit;
     splits[s].tasks++;
-    const fn = (t.mutation as unknown as { function: string }).function;
-    if (!seen.has(fn)) (seen.set(fn, s), splits[s].functions++);
-    operators[t.mutation!.operator] = (operators[t.mutation!.operator] ?? 0) + 1;
+    const m = t.mutation as unknown as { operator: string; function: string; parts?: { operator: string; function: string }[] };
+    const parts = m.parts ?? [m];
+    if (parts.length > 1) hard++;
+    for (const p of parts) {
+      if (!seen.has(p.function)) (seen.set(p.function, s), splits[s].functions++);
+      operators[p.operator] = (operators[p.operator] ?? 0) + 1;
+    }
   }
-  return { tasks: tasks.length, functions: seen.size, splits, operators };
+  return { tasks: tasks.length, functions: seen.size, hard, splits, operators };
 }

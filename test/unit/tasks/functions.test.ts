@@ -121,6 +121,21 @@ describe('level 0 and level 1 tasks', () => {
     expect(t.level).toBe(1);
     expect(t.FAIL_TO_PASS.length + t.PASS_TO_PASS.length).toBe(t.files['test/sample.test.js']!.match(/^test\(/gm)!.length);
   });
+  it('level 1 hard tier: two bugs in two functions of a module, each breaking tests of its own, both in the issue', () => {
+    const tasks = level1Tasks(checked(), { ...o, testFraction: 0, valFraction: 0, moduleSize: 3 });
+    const hard = tasks.filter((t) => t.difficulty === 'hard');
+    const easy = tasks.filter((t) => t.difficulty === 'easy');
+    expect(hard.length).toBeGreaterThan(0);
+    expect(hard.length).toBeLessThanOrEqual(Math.ceil(easy.length / 3) + 2);
+    for (const t of hard) {
+      const parts = (t.mutation as unknown as { parts: { function: string }[] }).parts;
+      expect(parts).toHaveLength(2);
+      expect(parts[0]!.function).not.toBe(parts[1]!.function);
+      expect(t.problem_statement.split('\n\n')).toHaveLength(2);
+      for (const p of parts) expect(t.FAIL_TO_PASS.some((n) => n.startsWith(`${p.function}(`))).toBe(true);
+    }
+    expect(new Set(hard.map((t) => t.files['src/sample.js'])).size).toBe(hard.length);
+  });
   it('the issue names the call, what it did and what it should do', () => {
     const rng = new Rng(3);
     const texts = new Set(Array.from({ length: 12 }, () => functionIssue('f(1)', { kind: 'value', source: '2' }, { kind: 'throws', name: 'TypeError', message: 'x' }, 3, rng)));
@@ -131,7 +146,8 @@ describe('level 0 and level 1 tasks', () => {
     ]);
   });
   it('the tasks pass the validator in the node sandbox (base fails F2P, the gold patch passes all)', async () => {
-    const tasks = [...level0Tasks(checked(), o).filter((_, i) => i % 3 === 0), ...level1Tasks(checked(), o).slice(0, 3)];
+    const l1 = level1Tasks(checked(), o);
+    const tasks = [...level0Tasks(checked(), o).filter((_, i) => i % 3 === 0), ...l1.slice(0, 3), ...l1.filter((t) => t.difficulty === 'hard').slice(0, 3)];
     const verdicts = await validateTasks(tasks, createNodeSandbox, { concurrency: 2, timeoutMs: 5000 });
     expect(verdicts.filter((v) => !v.valid)).toEqual([]);
   }, 120_000);
