@@ -189,6 +189,14 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const { cfg } = ctx;
   const it = st.iteration, G = cfg.dapo.groupSize, target = cfg.dapo.tasksPerIteration;
   let pool = [...ctx.train];
+  if (cfg.dapo.pool === 'solved') {
+    // Tasks with reward variance so far (LILO: learning goes where p(1 − p) is large).
+    const open = pool.filter((t) => {
+      const x = st.curriculum.tally.get(t.instance_id);
+      return x !== undefined && x.solved > 0 && x.solved < x.attempts;
+    });
+    if (open.length >= target) pool = open;
+  }
   if (stage === 2) {
     const f = st.curriculum.filter(pool.map((t) => t.instance_id), cfg.dapo.curriculumSolvedFraction);
     const keep = new Set(f.kept);

@@ -20,6 +20,7 @@ import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
+import type { Trajectory } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { RunConfig } from './config.ts';
@@ -197,6 +198,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
         opt.step = state.optimizerStep;
         dst.optimizerStep = state.optimizerStep;
         dst.curriculum = Curriculum.fromJSON((state.extra.curriculum as Record<string, { attempts: number; solved: number }>) ?? {});
+      }
+      // The curriculum's tallies start from the RFT rollouts (which tasks the policy can sometimes solve).
+      if (resumeStep === 0) {
+        for (const t of (await store.readTrajectories('rft', 0)) as Trajectory[]) dst.curriculum.record(t.task_id, t.reward.tests === 1);
       }
       const total = cfg.dapo.iterations + cfg.dapo.stage2Iterations;
       for (; dst.iteration < total; dst.iteration++) {
