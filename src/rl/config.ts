@@ -42,6 +42,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('agent.editCommand', 'string', 'replace', 'the edit command the prompt documents and the scripted expert uses: replace (SEARCH/REPLACE blocks: old lines copied, then new), edit (edit PATH START END and the new lines: no copy of the old lines) or sub (sub LINE OLD NEW: text on one line becomes other text, edit for larger changes; the fewest tokens, for the smallest models)', { choices: ['replace', 'edit', 'sub'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
+  f('agent.rolloutBatch', 'int', 32, "episodes a model generates together (one KV cache, one batched forward per turn) in DAgger, RFT, DAPO and evaluation, rounded down to whole groups (at least one): small batches leave a micro model's generation to per-call overhead", { min: 1, max: 4096 }),
   f('agent.cacheTests', 'bool', true, "test runs of a repository state already run (the same files, tests and limits) are answered from a content-addressed cache instead of run again: the gold fix reached by many episodes, grading an unchanged repo. Tasks are validated deterministic; a run that hit its time limit is never cached"),
   f('agent.overlap', 'bool', true, "rollout batches take turns at the policy in pairs (a lone batch in two halves), so one's sandbox commands run while the other generates; same trajectories either way"),
 

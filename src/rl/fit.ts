@@ -34,7 +34,7 @@ export type RunFit = (RunMemory & { ok: true }) | (RunMemory & { ok: false; mess
 type Flat = Record<string, ConfigValue>;
 
 /** Fields whose lowering shrinks the plan, in the order a refusal suggests them. */
-const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2ContextTokens', 'rft.batchEpisodes', 'bc.batchEpisodes', 'dapo.tasksPerIteration', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
+const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2ContextTokens', 'rft.batchEpisodes', 'bc.batchEpisodes', 'dapo.tasksPerIteration', 'agent.rolloutBatch', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
 
 /**
  * The planner's options for a run (upper bounds: every episode may fill its context):
@@ -42,8 +42,8 @@ const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2Cont
  *    capacity), or the stage-2 context when stage 2 runs; a training row holds at most one such episode;
  *  - training batch B: rows of one optimiser step, at most one per episode: bc.batchEpisodes for
  *    behaviour cloning (from-scratch presets), rft.batchEpisodes for RFT, ceil(tasksPerIteration · groupSize / optimizerSteps) for DAPO;
- *  - generation batch: episodes generated together (one KV-cache cohort): groupSize in DAPO,
- *    samplesPerTask in RFT, eval.samples in evaluation.
+ *  - generation batch: episodes generated together (one KV-cache cohort): agent.rolloutBatch rounded
+ *    down to whole groups (groupSize in DAPO, samplesPerTask in RFT, eval.samples in evaluation).
  */
 function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trainShape: string; generateShape: string } {
   const n = (k: string) => f[k] as number;
@@ -54,9 +54,11 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   if (phases.includes('base') && n('bc.epochs') > 0 && n('bc.episodes') > 0) batches.push(n('bc.batchEpisodes'));
   if (phases.includes('rft') && n('rft.epochs') > 0) batches.push(n('rft.batchEpisodes'));
   if (phases.includes('dapo')) batches.push(Math.ceil((n('dapo.tasksPerIteration') * n('dapo.groupSize')) / n('dapo.optimizerSteps')));
-  const gens = [n('eval.samples')];
-  if (phases.includes('dapo')) gens.push(n('dapo.groupSize'));
-  if (phases.includes('rft')) gens.push(n('rft.samplesPerTask'));
+  const whole = (g: number) => g * Math.max(1, Math.floor(n('agent.rolloutBatch') / g));
+  const gens = [whole(n('eval.samples'))];
+  if (phases.includes('dapo')) gens.push(whole(n('dapo.groupSize')));
+  if (phases.includes('rft')) gens.push(whole(n('rft.samplesPerTask')));
+  if (phases.includes('base') && n('bc.daggerRounds') > 0) gens.push(whole(1));
   const batch = Math.max(1, ...batches), generateBatch = Math.max(...gens);
   return {
     // model.loraRank applies to pretrained models only (from-scratch presets train in full).

@@ -69,6 +69,9 @@ const modelPolicy = <T extends Tensor>(ctx: PhaseContext<T>, seed: number, versi
 
 const rowLength = (eps: readonly EpisodeTokens[]) => Math.max(8, ...eps.map((e) => e.ids.length));
 
+/** Episodes generated together: agent.rolloutBatch rounded down to whole groups of `group` (at least one). */
+export const rolloutBatch = (cfg: RunConfig, group: number) => group * Math.max(1, Math.floor(cfg.agent.rolloutBatch / group));
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 function averageSteps(ms: StepMetrics[]): Record<string, number> {
@@ -129,10 +132,10 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle as ExpertStyle);
     const dts = await collect(
       dspecs,
-      (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * 16 + (v.index ?? 0)) ?? 1),
+      (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * rolloutBatch(cfg, 1) + (v.index ?? 0)) ?? 1),
       ctx.sandbox,
       ctx.episodes,
-      16,
+      rolloutBatch(cfg, 1),
       (done, total) => ctx.progress({ phase: 'base', stage: `DAgger round ${r + 1} roll-ins`, done, total }),
     );
     await ctx.trajectories(`dagger${r + 1}`, 0, dts);
@@ -151,7 +154,7 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   const specs = pool.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
   const timeline = new Timeline();
   const t0 = performance.now();
-  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, K, (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
   const rolloutS = (performance.now() - t0) / 1000;
   await ctx.trajectories('rft', 0, ts);
   const kept = ts.filter(solved);
@@ -180,7 +183,7 @@ export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: re
   const { cfg } = ctx, G = cfg.dapo.groupSize;
   const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
   const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
-  const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version, cfg.dapo.temperature), ctx.sandbox, episodes, G, (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
+  const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version, cfg.dapo.temperature), ctx.sandbox, episodes, rolloutBatch(cfg, G), (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
   return { tasks, trajectories };
 }
 
@@ -268,7 +271,7 @@ export async function evaluate<T extends Tensor>(ctx: PhaseContext<T>, phase: st
   const { cfg } = ctx;
   const K = cfg.eval.samples;
   const specs = ctx.test.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'eval', task.instance_id, k) })));
-  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'eval-policy', phase, b), 0, cfg.eval.temperature), ctx.sandbox, ctx.episodes, K, (done, total) => ctx.progress({ phase, stage: 'eval', done, total }));
+  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'eval-policy', phase, b), 0, cfg.eval.temperature), ctx.sandbox, ctx.episodes, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase, stage: 'eval', done, total }));
   const byTask = ctx.test.map((_, i) => ts.slice(i * K, (i + 1) * K).map(solved));
   return { stats: passStats(byTask), trajectories: ts };
 }

@@ -12,12 +12,15 @@ const flat = (preset: string, overrides: Record<string, ConfigValue> = {}) => fl
 
 describe('checkRunFit', () => {
   it('plans the run as its phases use the model: rows × context for a step, episodes × context for generation', () => {
-    // micro: behaviour cloning in steps of 2 episodes, RFT of 8, DAPO mini-batches of 4·4/2 = 8, groups of 4, eval.samples 4.
+    // micro: behaviour cloning in steps of 2 episodes, RFT of 8, DAPO mini-batches of 4·4/2 = 8; generation in
+    // batches of agent.rolloutBatch (32) rounded down to whole groups.
     const f = flat('micro');
     const fit = checkRunFit(f, cpuMemoryBudget(16));
     expect(fit.ok).toBe(true);
     const T = (f['agent.contextTokens'] as number) + (f['agent.actionTokens'] as number);
-    expect(fit.options).toEqual({ batch: 8, context: T, generateBatch: 4, training: 'full' });
+    expect(fit.options).toEqual({ batch: 8, context: T, generateBatch: 32, training: 'full' });
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(10); // RFT's pairs: 5 of them
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(4);
     expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
     // Stage 2 plans its longer context; a run without gradient steps plans generation only.
     expect(checkRunFit(flat('micro', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
@@ -36,7 +39,7 @@ describe('checkRunFit', () => {
     if (fit.ok) return;
     expect(fit.field).toBe('agent.contextTokens');
     expect(fit.message).toMatch(new RegExp(`^agent\\.contextTokens: this run will not fit: it needs ${formatBytes(fit.plan.total).replace('.', '\\.')} at its peak \\(a training step\\) but the CPU backend's bound is 4\\.00 GiB`));
-    expect(fit.message).toMatch(/Planned: weights [\d.]+ MiB, gradients [\d.]+ MiB, AdamW m \+ v [\d.]+ MiB, activations \(16 rows × 131328 tokens\) [\d.]+ GiB, logits [\d.]+ MiB, KV cache \(8 episodes × 131328 positions\) [\d.]+ GiB\./);
+    expect(fit.message).toMatch(/Planned: weights [\d.]+ MiB, gradients [\d.]+ MiB, AdamW m \+ v [\d.]+ MiB, activations \(16 rows × 131328 tokens\) [\d.]+ GiB, logits [\d.]+ MiB, KV cache \(32 episodes × 131328 positions\) [\d.]+ GiB\./);
     const fixes = [...fit.message.matchAll(/lower ([\w.]+) to (\d+)/g)].map((m) => [m[1]!, Number(m[2])] as const);
     expect(fixes.map(([field]) => field)).toContain('agent.contextTokens');
     for (const [field, value] of fixes) {
