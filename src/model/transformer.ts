@@ -7,7 +7,10 @@ import { numel, type Tensor } from '../ops/tensor.ts';
 import type { ModelConfig } from './config.ts';
 import { TARGET_MODULE, adapterNames, loraScale, type LoraConfig } from './lora.ts';
 
-/** A batch for training/scoring. ids, targets, positions: (N) i32; seg: (B, T) i32. */
+/** A batch for training/scoring. ids, targets, positions: (N) i32; seg: (B, T) i32. With `score`, only
+ *  those M positions get logits and log-probs (rows: (M) i32 indices into N, increasing; targets: (M)
+ *  i32 their next tokens): a training step needs them only where the loss is, and the LM head (V·C
+ *  per position, a third of a micro model's forward) is then paid for M positions, not N. */
 export interface PackedBatch<T extends Tensor> {
   B: number;
   T: number;
@@ -15,6 +18,7 @@ export interface PackedBatch<T extends Tensor> {
   targets: T;
   positions: T;
   seg: T;
+  score?: { rows: T; targets: T };
 }
 
 export const view = <T extends Tensor>(t: T, shape: number[]): T => {
@@ -38,8 +42,10 @@ export interface ForwardState<T extends Tensor> {
   /** Every layer's activations; empty under recompute, where `inputs` keeps each layer's input x (N, C). */
   layers: LayerActs<T>[];
   inputs?: T[];
-  xFinal: T; rstdF: T; hF: T; logits: T; lse: T;
-  /** (N): log p(target) and the entropy of each position's next-token distribution. */
+  xFinal: T; rstdF: T; logits: T; lse: T;
+  /** The final hidden states the LM head read: (N, C), or (M, C) at batch.score's rows. */
+  hF: T;
+  /** (N), or (M) at batch.score's rows: log p(target) and the entropy of the next-token distribution. */
   logp: T; entropy: T;
   /** 1/τ when the distribution is the tempered softmax(logits / τ) (forward's `temperature`), else 1. */
   invTemperature: number;
@@ -196,10 +202,12 @@ export class Transformer<T extends Tensor> {
       else layers.push(a);
       x = next;
     }
-    const { y: hF, rstd: rstdF } = be.rmsnorm(x, this.p('model.norm.weight'), c.rmsNormEps);
+    const { y: hAll, rstd: rstdF } = be.rmsnorm(x, this.p('model.norm.weight'), c.rmsNormEps);
+    const hF = batch.score ? be.gatherRows(hAll, batch.score.rows) : hAll;
+    if (batch.score) be.free(hAll);
     const logits = be.matmul(hF, this.lmHead, { transB: true });
     if (tau !== 1) be.scale(logits, 1 / tau, logits);
-    const lp = be.logprobs(logits, batch.targets);
+    const lp = be.logprobs(logits, batch.score ? batch.score.targets : batch.targets);
     return { batch, layers, ...(recompute ? { inputs } : {}), xFinal: x, rstdF, hF, logits, lse: lp.lse, entropy: lp.entropy, logp: lp.logp, invTemperature: 1 / tau };
   }
 
@@ -234,13 +242,21 @@ export class Transformer<T extends Tensor> {
     const acc = { accumulate: true } as const;
     const { batch } = st;
     const N = batch.B * batch.T, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim, C = c.hiddenSize;
-    const dlogits = be.logprobsBackward(st.logits, batch.targets, st.lse, st.entropy, dlogp, dentropy, st.logits);
+    const dlogits = be.logprobsBackward(st.logits, batch.score ? batch.score.targets : batch.targets, st.lse, st.entropy, dlogp, dentropy, st.logits);
     // Tempered: the loss saw logits/τ, so d(loss)/d(logits) = d(loss)/d(logits/τ) · (1/τ).
     if (st.invTemperature !== 1) be.scale(dlogits, st.invTemperature, dlogits);
     // lm head: logits = hF · Wᵀ → dhF = dlogits · W; dW += dlogitsᵀ · hF.
     const gLm = grads.get(c.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight');
-    const dhF = be.matmul(dlogits, this.lmHead);
+    const dhSel = be.matmul(dlogits, this.lmHead);
     if (gLm) be.matmul(dlogits, st.hF, { transA: true, out: gLm, ...acc });
+    // Scored rows only: their gradients go back to their positions (a scatter-add by row index, which
+    // is what the embedding's backward is), zero elsewhere.
+    let dhF = dhSel;
+    if (batch.score) {
+      dhF = be.zeros([N, C], 'f32', 'dhF');
+      be.embeddingBackward(batch.score.rows, dhSel, dhF);
+      be.free(dhSel);
+    }
     const dx = be.rmsnormBackward(dhF, st.xFinal, this.p('model.norm.weight'), st.rstdF, dw('model.norm.weight', C));
     for (const t of [dlogits, dhF, st.hF, st.rstdF, st.lse, st.entropy, st.logp]) be.free(t);
 

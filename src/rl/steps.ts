@@ -30,40 +30,51 @@ async function timedUpdate<T extends Tensor>(model: Transformer<T>, opt: AdamW<T
   return { gradNorm, seconds: { forwardBackward: (t1 - t0) / 1000, optimizer: (performance.now() - t1) / 1000 } };
 }
 
+/** The batch on the device, scored only where the loss is (mask 1): `at` are those positions. */
 function upload<T extends Tensor>(model: Transformer<T>, rows: PackedRows) {
   const be = model.be, N = rows.B * rows.T;
+  const at: number[] = [];
+  for (let i = 0; i < N; i++) if (rows.mask[i]) at.push(i);
+  const M = at.length;
   return {
+    at,
     batch: {
       B: rows.B, T: rows.T,
       ids: be.fromArray(rows.ids, [N], 'batch.ids'),
       targets: be.fromArray(rows.targets, [N], 'batch.targets'),
       positions: be.fromArray(rows.positions, [N], 'batch.positions'),
       seg: be.fromArray(rows.seg, [rows.B, rows.T], 'batch.seg'),
+      score: { rows: be.fromArray(Int32Array.from(at), [M], 'batch.score.rows'), targets: be.fromArray(Int32Array.from(at, (i) => rows.targets[i]!), [M], 'batch.score.targets') },
     },
   };
 }
 
-function maskedMean(values: ArrayLike<number>, mask: Float32Array): number {
-  let s = 0, n = 0;
-  for (let i = 0; i < mask.length; i++) if (mask[i]) (s += values[i]!), n++;
-  return n ? s / n : 0;
-}
+const freeBatch = <T extends Tensor>(model: Transformer<T>, b: ReturnType<typeof upload<T>>['batch']) => {
+  for (const t of [b.ids, b.targets, b.positions, b.seg, b.score.rows, b.score.targets]) model.be.free(t);
+};
+
+const mean = (xs: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return xs.length ? s / xs.length : 0;
+};
 
 /** SFT: loss = −Σ mask·logp / Σ mask (token mean over the action tokens of the batch). */
 export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number): Promise<StepMetrics> {
-  const be = model.be, N = rows.B * rows.T;
+  const be = model.be;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
   const t0 = performance.now();
-  const { batch } = upload(model, rows);
+  const { batch, at } = upload(model, rows);
   const st = model.forward(batch);
   const logp = await be.read(st.logp);
   const entropy = await be.read(st.entropy);
-  const loss = -maskedMean(logp, rows.mask);
-  const dlogp = be.fromArray(rows.mask.map((m) => -m / rows.actionTokens), [N], 'sft.dlogp');
+  const loss = -mean(logp);
+  const dlogp = be.fromArray(new Float32Array(at.length).fill(-1 / rows.actionTokens), [at.length], 'sft.dlogp');
   model.backward(st, dlogp, opt.grads);
   const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
-  for (const t of [dlogp, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
-  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask), seconds };
+  be.free(dlogp);
+  freeBatch(model, batch);
+  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: mean(entropy), seconds };
 }
 
 /** DAPO: the clipped token-level surrogate (dapoLoss), no KL term. `denom`: action tokens in this step's batch. */
@@ -76,25 +87,28 @@ export async function dapoStep<T extends Tensor>(
   /** τ the rollouts were sampled at: the policy is scored as softmax(logits/τ), the distribution sampled. */
   temperature = 1,
 ): Promise<StepMetrics> {
-  const be = model.be, N = rows.B * rows.T;
+  const be = model.be;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
   const t0 = performance.now();
-  const { batch } = upload(model, rows);
+  const { batch, at } = upload(model, rows);
+  const M = at.length;
   const st = model.forward(batch, { temperature });
-  const old = be.fromArray(rows.oldLogp, [N], 'dapo.old');
-  const adv = be.fromArray(rows.adv, [N], 'dapo.adv');
-  const mask = be.fromArray(rows.mask, [N], 'dapo.mask');
+  const oldLogp = Float32Array.from(at, (i) => rows.oldLogp[i]!);
+  const old = be.fromArray(oldLogp, [M], 'dapo.old');
+  const adv = be.fromArray(Float32Array.from(at, (i) => rows.adv[i]!), [M], 'dapo.adv');
+  const mask = be.fromArray(new Float32Array(M).fill(1), [M], 'dapo.mask');
   const { dlogp, stats } = be.dapoLoss(st.logp, old, adv, mask, { ...clip, denom: rows.actionTokens });
   const [loss, clipFracLow, clipFracHigh, approxKl] = [...(await be.read(stats))];
   const logp = await be.read(st.logp);
   const entropy = await be.read(st.entropy);
   let drift = 0;
-  for (let i = 0; i < N; i++) if (rows.mask[i]) drift += Math.abs(logp[i]! - rows.oldLogp[i]!);
+  for (let j = 0; j < M; j++) drift += Math.abs(logp[j]! - oldLogp[j]!);
   model.backward(st, dlogp, opt.grads);
   const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
-  for (const t of [old, adv, mask, dlogp, stats, batch.ids, batch.targets, batch.positions, batch.seg]) be.free(t);
+  for (const t of [old, adv, mask, dlogp, stats]) be.free(t);
+  freeBatch(model, batch);
   return {
-    loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: maskedMean(entropy, rows.mask),
+    loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: mean(entropy),
     clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens, seconds,
   };
 }
