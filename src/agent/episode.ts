@@ -17,7 +17,7 @@ import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { formatErrorMessage, issueMessage, systemPrompt, type EditCommandKind, type SystemPromptKind } from './prompt.ts';
 import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
 import type { Timeline } from './timeline.ts';
-import { runTool, truncateText, type ToolResult } from './tools.ts';
+import { runTool, truncateText, type TestReport, type ToolResult } from './tools.ts';
 import type { EndReason, FinalTests, Trajectory, TurnRecord } from './trajectory.ts';
 
 export interface EpisodeOptions {
@@ -42,6 +42,8 @@ export interface EpisodeOptions {
   systemPrompt?: SystemPromptKind;
   /** The edit command the full prompt documents (default replace; every command is accepted either way). */
   editCommand?: EditCommandKind;
+  /** How run_tests reports (tools.ts; default full). */
+  testReport?: TestReport;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** For rl/collect.ts: run batches two at a time (a lone one in two halves), taking turns at the
@@ -65,6 +67,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     sandbox: c.agent.sandbox,
     systemPrompt: c.agent.systemPrompt as SystemPromptKind,
     editCommand: c.agent.editCommand as EditCommandKind,
+    testReport: c.agent.testReport as TestReport,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
@@ -253,7 +256,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = opts.commandTimeoutMs + GRACE_MS;
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

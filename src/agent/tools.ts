@@ -21,6 +21,8 @@ export interface ToolContext {
   /** The open file (the last one view, edit, replace or create acted on), kept by the episode across
    *  turns: view and edit without a PATH use it. */
   open?: { path?: string };
+  /** How run_tests reports (default full). */
+  report?: TestReport;
   /** What each file change replaced (its path and former text, null for a created file), latest
    *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
   history?: { path: string; text: string | null }[];
@@ -238,7 +240,12 @@ export function compactFailure(message: string): string[] {
 }
 
 /** A test run as the agent reads it: a summary, failures with messages, the process's output, passes. */
-export function formatRun(r: RunResult, timeoutMs: number, missing: readonly string[] = []): string {
+/** How run_tests reports: full (every test, failures with up to 12 lines of message) or brief (the
+ *  counts and the first BRIEF_FAILURES failures with two lines each; for small models' contexts). */
+export type TestReport = 'full' | 'brief';
+export const BRIEF_FAILURES = 3;
+
+export function formatRun(r: RunResult, timeoutMs: number, missing: readonly string[] = [], report: TestReport = 'full'): string {
   const count = (s: TestResult['status']) => r.tests.filter((t) => t.status === s).length;
   const parts = [`${count('fail')} failed`, `${count('pass')} passed`];
   if (count('skip') + count('todo')) parts.push(`${count('skip') + count('todo')} skipped`);
@@ -247,13 +254,17 @@ export function formatRun(r: RunResult, timeoutMs: number, missing: readonly str
     : `run_tests: ${parts.join(', ')} (exit code ${r.exitCode})`;
   const out = [head];
   for (const m of missing) out.push(`(${m} is missing from the repository; the grader runs the original)`);
-  for (const t of r.tests.filter((t) => t.status === 'fail')) {
-    out.push(`✖ ${t.fullName}`, ...compactFailure(t.message ?? '').slice(0, 12).map((l) => `    ${clip(l)}`));
+  const brief = report === 'brief';
+  const failed = r.tests.filter((t) => t.status === 'fail');
+  for (const t of brief ? failed.slice(0, BRIEF_FAILURES) : failed) {
+    out.push(`✖ ${t.fullName}`, ...compactFailure(t.message ?? '').slice(0, brief ? 2 : 12).map((l) => `    ${clip(l)}`));
   }
+  if (brief && failed.length > BRIEF_FAILURES) out.push(`(${failed.length - BRIEF_FAILURES} more failing)`);
   if (r.running) out.push(`⧗ ${r.running} (still running at the time limit)`);
   const own = r.output.replace(REPORT, '\n').trim();
-  if (own) out.push(r.tests.length === 0 ? 'no test was reported; the test process printed:' : '── output ──', own);
-  for (const t of r.tests.filter((t) => t.status !== 'fail')) out.push(`${t.status === 'pass' ? '✔' : '﹣'} ${t.fullName}${t.status === 'pass' ? '' : ` # ${t.status}`}`);
+  // Brief: the process's own output only when no test was reported (a crash says why).
+  if (own && (!brief || r.tests.length === 0)) out.push(r.tests.length === 0 ? 'no test was reported; the test process printed:' : '── output ──', own);
+  if (!brief) for (const t of r.tests.filter((t) => t.status !== 'fail')) out.push(`${t.status === 'pass' ? '✔' : '﹣'} ${t.fullName}${t.status === 'pass' ? '' : ` # ${t.status}`}`);
   return out.join('\n');
 }
 
@@ -266,7 +277,7 @@ async function runTests(ctx: ToolContext, c: Extract<Command, { name: 'run_tests
   if (c.test !== undefined && r.tests.length === 0 && !r.timedOut) {
     return refused(`no test named ${JSON.stringify(c.test)} was reported; run run_tests without a name to see every test's full name ("describe > it")`);
   }
-  return { observation: formatRun(r, ctx.timeoutMs, missing), status: r.timedOut ? 'timeout' : 'ok', exitCode: r.exitCode };
+  return { observation: formatRun(r, ctx.timeoutMs, missing, ctx.report), status: r.timedOut ? 'timeout' : 'ok', exitCode: r.exitCode };
 }
 
 /** Run one parsed command (not submit) and describe what happened. Refusals (bad paths, no match,
