@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerBench } from './bench.ts';
 import { registerGpu } from './gpu.ts';
 import { registerLogprobs } from './logprobs.ts';
+import { registerPlot } from './plot.ts';
 import { registerServe } from './serve.ts';
 import { registerSolve } from './solve.ts';
 import { registerTasks } from './tasks.ts';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerTasks(program);
   registerTrain(program);
   registerSolve(program);
+  registerPlot(program);
   return program;
 }
 

@@ -138,6 +138,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const ck = await store.loadCheckpoint();
   let state: TrainerState = ck?.state ?? { phase: 'base', step: 0, done: [], metricsCount: 0, optimizerStep: 0, extra: {} };
   if (ck) await store.truncateMetrics(state.metricsCount);
+  // Wall time of the run so far (a resumed run continues from its last row's): every row carries it
+  // in timing.elapsed_s, which the plot's x axis is (report/plot.ts).
+  const before = ck ? Math.max(0, ...(await store.readMetrics()).map((m) => m.timing?.elapsed_s ?? 0)) : 0;
+  const started = performance.now() - before * 1000;
   const loaded = await setupModel(cfg, env, ck ?? undefined);
   const { model, tokenizer } = loaded;
   const eot = tokenizer.tokenToId('<|im_end|>');
@@ -149,6 +153,8 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     cfg, be: env.be, model, tokenizer, stopIds, sandbox: cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox, train: env.train, test: env.test,
     episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
     async log(r) {
+      const elapsed_s = (performance.now() - started) / 1000;
+      r = r.map((m) => ({ ...m, timing: { ...m.timing, elapsed_s } }));
       await store.appendMetrics(r);
       metricsCount += r.length;
       env.events?.metrics?.(r);
