@@ -109,20 +109,24 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   });
 }
 
-async function makePolicy(flags: SolveFlags, opts: EpisodeOptions): Promise<Policy> {
-  let spec;
+function policySpec(flags: SolveFlags): ReturnType<typeof parsePolicySpec> {
   try {
-    spec = parsePolicySpec(flags.policy);
+    return parsePolicySpec(flags.policy);
   } catch (e) {
     throw new UserError((e as Error).message);
   }
+}
+
+/** The expert or a replay file; a model policy is opened by modelPolicy before the episode options,
+ *  since it sets the tokenizer and the settings the model was trained with (flags.tokenizer, flags.base). */
+async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: SolveFlags, opts: EpisodeOptions): Promise<Policy> {
   if (flags.noise !== undefined && spec.kind !== 'expert') throw new UserError('--noise applies to --policy expert only');
   if (spec.kind === 'expert') {
     const noise = Number(flags.noise ?? 0);
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
     return new ExpertPolicy({ noise, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
-  if (spec.kind === 'model') return modelPolicy(spec.dir, flags);
+  if (spec.kind === 'model') throw new Error('a model policy is opened by modelPolicy before the episode options');
   let text: string;
   try {
     text = await readFile(spec.file, 'utf8');
@@ -243,8 +247,10 @@ export function registerSolve(program: Command): Command {
     .action((flags: SolveFlags) =>
       runCommand(async () => {
         const tasks = pickTasks(await loadTasks(flags.task), flags, flags.task);
+        const spec = policySpec(flags);
+        const model = spec.kind === 'model' ? await modelPolicy(spec.dir, flags) : undefined;
         const opts = await makeOptions(flags);
-        const policy = await makePolicy(flags, opts);
+        const policy = model ?? (await makePolicy(spec, flags, opts));
         let create: SandboxFactory;
         try {
           create = sandboxFactory(flags.sandbox);

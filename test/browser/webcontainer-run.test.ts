@@ -22,6 +22,8 @@ const SETTINGS: Record<string, string | boolean> = {
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1',
   'run.phases': 'base,dapo', 'dapo.iterations': '2', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
+  // Every episode's grading runs in the container (the test counts them): no answers from the test-run cache.
+  'agent.cacheTests': false,
 };
 
 /** What the stand-in counts, read back from the page. */
