@@ -4,6 +4,8 @@
 import { diffArrays } from 'diff';
 import type { Rng } from '../random.ts';
 import { applyDiff } from '../sandbox/patch.ts';
+import { LEVEL0_OPERATORS } from '../tasks/levels.ts';
+import { enumerateMutants } from '../tasks/mutate.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { Command, Edit } from './commands.ts';
 import { applyEdits, findLines, splitLines } from './edits.ts';
@@ -292,4 +294,26 @@ export function wrongEdit(before: string, after: string, change: Change, rng: Rn
   const lines = [...A];
   lines[s.line] = lines[s.line]!.slice(0, s.at) + s.to + lines[s.line]!.slice(s.at + s.from.length);
   return { text: lines.join('\n') + (before.endsWith('\n') ? '\n' : ''), line: s.line, from: s.from, to: s.to };
+}
+
+/** Up to `n` distinct guesses for the buggy file `before`: the text of another plausible one-token
+ *  change (a mutation of the kinds level-0 tasks are made of: comparison, boundary, arithmetic, logical,
+ *  negated condition, literal ± 1), none of them the fix `after`, in a seeded order. A model that cannot yet tell where
+ *  the bug is learns from these to try, test and undo. */
+export function guessEdits(path: string, before: string, after: string, n: number, rng: Rng): WrongEdit[] {
+  if (n <= 0) return [];
+  let mutants;
+  try {
+    mutants = enumerateMutants(path, before);
+  } catch {
+    return []; // not JavaScript that parses: nothing to guess
+  }
+  const out: WrongEdit[] = [];
+  const kinds = new Set<string>(LEVEL0_OPERATORS);
+  for (const m of rng.shuffle(mutants.filter((x) => kinds.has(x.operator)))) {
+    if (out.length >= n) break;
+    const text = before.slice(0, m.start) + m.mutated + before.slice(m.end);
+    if (text !== after) out.push({ text, line: m.line - 1, from: m.original, to: m.mutated });
+  }
+  return out;
 }

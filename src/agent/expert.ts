@@ -2,6 +2,8 @@
 // the function, view it, edit, run the tests, submit), reading each observation. In a repository with
 // one source file (levels 0 and 1) it reads that file at once: the issue already names the failing
 // call. With noise p it first makes a plausible wrong edit, sees the tests still fail, and recovers.
+// With guesses N it first tries 0 to N other one-token changes (each tested and undone), as a model that
+// cannot yet locate the bug must: those turns are imitated, unlike the noise edit.
 // It edits with SEARCH/REPLACE (`replace`) or numbered line ranges (`edit`), as agent.editCommand says.
 // Wording comes from a small phrase bank; everything is seeded, so the same task and seed give the same
 // episode.
@@ -10,7 +12,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { TurnRecord } from './trajectory.ts';
 
@@ -114,7 +116,7 @@ const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm
 const WHOLE_FILE_LINES = 60;
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
@@ -176,6 +178,35 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
       else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
       first = false;
+      // Guess and check (bc.expertGuesses): other one-token changes first, each tested and taken back.
+      // Drawn from their own stream, so the rest of the episode is the same for any number of guesses.
+      if (guesses > 0 && g === 0) {
+        const grng = new Rng(rng.int(2 ** 31));
+        const count = grng.int(guesses + 1);
+        for (const guess of guessEdits(fp.path, current, applyChanges(fp.before, fp.after, group), count, grng)) {
+          const cmds = fixCommands(editCommand, fp.path, current, guess.text);
+          // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
+          if (!cmds || cmds.length !== 1 || cmds[0]!.name !== (editCommand === 'replace' ? 'replace' : editCommand)) continue;
+          last = yield turn(say('wrong', { from: guess.from, to: guess.to, line: guess.line + 1 }), cmds[0]!);
+          if (last.status !== 'ok') continue;
+          const tried = current;
+          current = guess.text;
+          last = yield turn(say('retest'), { name: 'run_tests' });
+          if (allPass(last) && plan.length === 1 && groups.length === 1) {
+            yield turn(say('submit'), { name: 'submit' }); // the guess passes the tests too
+            return;
+          }
+          last = editCommand === 'sub' ? yield turn(say('recover', { fail: failText(last), line: guess.line + 1 }), { name: 'undo' }) : null;
+          if (last?.status === 'ok') current = tried;
+          else {
+            // No undo to take it back: write the line back as it was.
+            const back = fixCommands(editCommand, fp.path, current, tried);
+            if (!back) break;
+            for (const b of back) last = yield turn(say('recover', { fail: failText(last), line: guess.line + 1 }), b);
+            current = tried;
+          }
+        }
+      }
       const wrong = noisy ? wrongEdit(fp.before, fp.after, c0, rng) : null;
       noisy = false;
       if (wrong) {
@@ -238,6 +269,8 @@ export interface ExpertOptions {
   style?: ExpertStyle;
   /** The edit command it uses (agent.editCommand; default replace). */
   editCommand?: EditCommandKind;
+  /** At most this many other one-token changes tried (tested, undone) before the fix; 0 to N, uniform. */
+  guesses?: number;
 }
 
 export class ExpertPolicy implements Policy {
@@ -246,6 +279,7 @@ export class ExpertPolicy implements Policy {
   readonly noise: number;
   readonly style: ExpertStyle;
   readonly editCommand: EditCommandKind;
+  readonly guesses: number;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
@@ -253,7 +287,9 @@ export class ExpertPolicy implements Policy {
     if (!(this.noise >= 0 && this.noise <= 1)) throw new Error(`expert noise must be in [0, 1], got ${opts.noise}`);
     this.style = opts.style ?? 'full';
     this.editCommand = opts.editCommand ?? 'replace';
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''})`;
+    this.guesses = opts.guesses ?? 0;
+    if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -261,7 +297,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

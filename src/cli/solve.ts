@@ -6,7 +6,7 @@ import { SingleBar } from 'cli-progress';
 import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { episodeOptions, runEpisode, type EpisodeOptions } from '../agent/episode.ts';
-import { ExpertPolicy } from '../agent/expert.ts';
+import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
 import { toAtif, toSftLine } from '../agent/export.ts';
 import { parsePolicySpec, type Policy } from '../agent/policy.ts';
 import { chatFormatFor } from '../agent/render.ts';
@@ -32,6 +32,8 @@ interface SolveFlags {
   id?: string;
   all?: boolean;
   policy: string;
+  guesses?: string;
+  style?: string;
   sandbox: string;
   maxTurns?: string;
   lengthThreshold?: string;
@@ -120,11 +122,15 @@ function policySpec(flags: SolveFlags): ReturnType<typeof parsePolicySpec> {
 /** The expert or a replay file; a model policy is opened by modelPolicy before the episode options,
  *  since it sets the tokenizer and the settings the model was trained with (flags.tokenizer, flags.base). */
 async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: SolveFlags, opts: EpisodeOptions): Promise<Policy> {
-  if (flags.noise !== undefined && spec.kind !== 'expert') throw new UserError('--noise applies to --policy expert only');
+  for (const [flag, v] of [['--noise', flags.noise], ['--guesses', flags.guesses], ['--style', flags.style]] as const) {
+    if (v !== undefined && spec.kind !== 'expert') throw new UserError(`${flag} applies to --policy expert only`);
+  }
+  if (flags.style !== undefined && !['full', 'terse', 'bare'].includes(flags.style)) throw new UserError(`--style must be full, terse or bare, got "${flags.style}"`);
   if (spec.kind === 'expert') {
     const noise = Number(flags.noise ?? 0);
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
-    return new ExpertPolicy({ noise, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
+    const guesses = flags.guesses === undefined ? 0 : int('--guesses', flags.guesses, 0);
+    return new ExpertPolicy({ noise, guesses, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
   if (spec.kind === 'model') throw new Error('a model policy is opened by modelPolicy before the episode options');
   let text: string;
@@ -232,6 +238,8 @@ export function registerSolve(program: Command): Command {
     .option('--id <id>', 'the task with this instance_id')
     .option('--all', 'every task of the file; prints the success rate and mean turns')
     .option('--policy <policy>', 'expert (edits with agent.editCommand: --set agent.editCommand=edit) | replay:FILE (a JSON array of assistant turn texts) | model:DIR', 'expert')
+    .option('--guesses <n>', 'expert only: try 0 to N other one-token changes (tested, undone) before the fix, as bc.expertGuesses (default 0)')
+    .option('--style <style>', 'expert only: full, terse or bare reasoning, as bc.expertStyle (default full)')
     .option('--noise <p>', 'expert only: probability of a plausible wrong first edit and the recovery after it (default 0)')
     .option('--sandbox <name>', 'where commands run: node (worker runs in the browser only)', 'node')
     .option('--max-turns <n>', 'T_max, the turn limit (default: agent.maxTurns, 40)')

@@ -57,6 +57,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('bc.epochs', 'int', 4, 'epochs over the expert episodes', { min: 0, max: 1000 }),
   f('bc.batchEpisodes', 'int', 16, 'expert episodes per behaviour-cloning step (small batches take more steps for the same compute, which a from-scratch model needs early)', { min: 1, max: 4096 }),
   f('bc.expertStyle', 'string', 'full', "the expert's reasoning: full (varied sentences quoting the failing tests), terse (one short sentence a turn) or bare (no reasoning, and no PATH on view/edit where the repository has one source file); the commands are the same", { choices: ['full', 'terse', 'bare'] }),
+  f('bc.expertGuesses', 'int', 0, "guess and check: before the fix the expert tries 0 to N other one-token changes (uniform), each tested and undone, and these turns are imitated: a model that cannot yet locate the bug learns a search with a real chance of success, whose order RFT and DAPO then sharpen", { min: 0, max: 20 }),
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
 
   f('bc.daggerRounds', 'int', 0, 'DAgger rounds after cloning: the model plays the first turns of training episodes, the state expert takes over from wherever it got (its recovery is trained, the model turns are not), and cloning continues on the aggregate', { min: 0, max: 100 }),

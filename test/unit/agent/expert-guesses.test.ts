@@ -1,0 +1,74 @@
+// Guess and check (bc.expertGuesses): before the fix the expert tries up to N other one-token changes,
+// each tested and undone, and those turns are imitated (no no_train mark). The guesses are plausible
+// (mutations of the kinds the task world makes), never the fix itself, and seeded. Episodes run on
+// bundled level-0 tasks in real node sandboxes, with the sub edit command and the bare style.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { episodeOptions, runEpisodes } from '../../../src/agent/episode.ts';
+import { ExpertPolicy } from '../../../src/agent/expert.ts';
+import { goldPlan, guessEdits } from '../../../src/agent/expert-plan.ts';
+import { Rng } from '../../../src/random.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
+import { enumerateMutants } from '../../../src/tasks/mutate.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
+
+const FILE = 'public/tasks/level0/val.jsonl';
+const tasks = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks.filter((_, i) => i % 25 === 0); // 13 functions
+const opts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 14 }), { sandbox: 'node' });
+
+describe('guess edits', () => {
+  it('are distinct one-token mutations of the buggy file, never the fix, the same for the same seed', () => {
+    for (const task of tasks) {
+      const [fp] = goldPlan(task);
+      if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
+      const mutated = new Set(enumerateMutants(fp.path, fp.before).map((m) => fp.before.slice(0, m.start) + m.mutated + fp.before.slice(m.end)));
+      const gs = guessEdits(fp.path, fp.before, fp.after, 4, new Rng(7));
+      expect(gs.length).toBeGreaterThan(0);
+      expect(gs.length).toBeLessThanOrEqual(4);
+      expect(new Set(gs.map((g) => g.text)).size).toBe(gs.length);
+      for (const g of gs) {
+        expect(g.text).not.toBe(fp.after);
+        expect(mutated.has(g.text)).toBe(true);
+        expect(fp.before.split('\n')[g.line]).toContain(g.from);
+      }
+      expect(guessEdits(fp.path, fp.before, fp.after, 4, new Rng(7))).toEqual(gs);
+      expect(guessEdits(fp.path, fp.before, fp.after, 0, new Rng(7))).toEqual([]);
+      expect(guessEdits(fp.path, 'not javascript (', fp.after, 4, new Rng(7))).toEqual([]);
+    }
+  });
+});
+
+describe('the guessing expert (node sandbox)', () => {
+  it('tries 0 to N changes (sub, run_tests that fail, undo), all imitated, then fixes the bug and submits', { timeout: 120_000 }, async () => {
+    const N = 3;
+    const specs = tasks.flatMap((task) => [0, 1, 2].map((seed) => ({ task, seed, id: `${task.instance_id}#${seed}` })));
+    const ts = await runEpisodes(specs, new ExpertPolicy({ guesses: N, style: 'bare', editCommand: 'sub' }), createNodeSandbox, opts);
+    const counts = new Set<number>();
+    for (const t of ts) {
+      expect(t.end_reason, t.task_id).toBe('submitted');
+      expect(t.reward.tests, t.task_id).toBe(1);
+      expect(t.turns.some((x) => x.no_train)).toBe(false);
+      const names = t.turns.map((x) => x.command!.name);
+      expect(names[0]).toBe('view');
+      expect(names.at(-1)).toBe('submit');
+      // view, k × (sub, run_tests, undo), sub (the fix), run_tests, submit: unless a guess passes the tests too.
+      const k = names.filter((n) => n === 'undo').length;
+      counts.add(k);
+      expect(k).toBeLessThanOrEqual(N);
+      for (let i = 0; i < k; i++) {
+        expect(names.slice(1 + 3 * i, 4 + 3 * i)).toEqual(['sub', 'run_tests', 'undo']);
+        expect(t.turns[2 + 3 * i]!.exit_code).not.toBe(0); // failing tests, or a guess that hangs (time limit)
+      }
+      if (names.length === 4 + 3 * k) expect(names.slice(-3)).toEqual(['sub', 'run_tests', 'submit']);
+    }
+    expect(counts.size).toBeGreaterThan(1); // the number of guesses varies
+    // The same seed gives the same episode; guesses 0 is the plain expert.
+    const again = await runEpisodes(specs.slice(0, 3), new ExpertPolicy({ guesses: N, style: 'bare', editCommand: 'sub' }), createNodeSandbox, opts);
+    expect(again.map((t) => t.turns.map((x) => x.text))).toEqual(ts.slice(0, 3).map((t) => t.turns.map((x) => x.text)));
+    const plain = await runEpisodes(specs.slice(0, 3), new ExpertPolicy({ guesses: 0, style: 'bare', editCommand: 'sub' }), createNodeSandbox, opts);
+    for (const t of plain) expect(t.turns.map((x) => x.command!.name)).toEqual(['view', 'sub', 'run_tests', 'submit']);
+    expect(() => new ExpertPolicy({ guesses: -1 })).toThrow(/guesses must be an integer ≥ 0/);
+    expect(new ExpertPolicy({ guesses: 2, style: 'bare', editCommand: 'sub' }).name).toBe('expert(noise=0, bare, sub, guesses ≤ 2)');
+  });
+});
