@@ -32,7 +32,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('tasks.maxTrain', 'int', 0, 'use only the N shortest training tasks (0: all); shortest = fewest characters of source', { min: 0, max: 1e6 }),
   f('tasks.maxTest', 'int', 0, 'evaluate on the N shortest test tasks (0: all)', { min: 0, max: 1e6 }),
   f('tasks.select', 'string', 'shortest', 'which N tasks tasks.maxTrain/maxTest keep: shortest (fewest characters) or spread (seeded; one task of every repository before a second of any, so N tasks cover as many functions as they can)', { choices: ['shortest', 'spread'] }),
-  f('tasks.difficulty', 'string', 'any', 'difficulty tiers used', { choices: ['any', 'easy', 'hard'] }),
+  f('tasks.difficulty', 'string', 'any', 'difficulty tiers used: any, easy (one bug), hard (two), or token (levels 0 and 1: the one-bug tasks whose fix is one token that occurs once in its file, `sub OLD NEW`; the lowest rung)', { choices: ['any', 'easy', 'hard', 'token'] }),
 
   f('agent.maxTurns', 'int', 40, 'T_max: turn limit of an episode (paper: 40 stage 1, 80 stage 2)', { min: 1, max: 400 }),
   f('agent.contextTokens', 'int', 4096, 'context budget of an episode in tokens; an episode that fills it ends', { min: 64, max: 131072 }),

@@ -12,7 +12,9 @@ export interface SandboxEntry {
 }
 
 const registry = new Map<string, SandboxEntry>([
-  ['node', { description: 'a confined `node` process per run, in a temporary folder per episode', create: createNodeSandbox }],
+  // Time limits count the process's CPU time (wall time stops it at 10×): a loaded machine, or many
+  // episodes' sandboxes at once, neither times out a test run that would pass nor changes a reward.
+  ['node', { description: 'a confined `node` process per run, in a temporary folder per episode', create: (files, opts) => createNodeSandbox(files, { clock: 'cpu', ...opts }) }],
   [
     'worker',
     {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { createNodeSandbox, NodeSandbox } from '../../../src/sandbox/node.node.ts';
 import { CommandError, PathError, type FileMap, type Sandbox } from '../../../src/sandbox/types.ts';
 
@@ -112,6 +113,20 @@ describe('node sandbox: test runs', () => {
       expect(spun.output).toMatch(/killed: the CPU time limit of 1000 ms was reached/);
     } finally {
       await cpu.dispose();
+    }
+  });
+
+  it("the `node` sandbox that train, eval and solve use counts CPU time: a sleeper outlives a 1 s limit", async () => {
+    const files: FileMap = {
+      'package.json': '{ "type": "module" }\n',
+      'test/sleep.test.js': `${TEST_HEAD}it('sleeps', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n`,
+    };
+    const node = await sandboxFactory('node')(files, { timeoutMs: 1000 });
+    try {
+      const r = await node.runTests(['test/sleep.test.js']);
+      expect([r.timedOut, r.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
+    } finally {
+      await node.dispose();
     }
   });
 
