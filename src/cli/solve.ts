@@ -250,7 +250,7 @@ export function registerSolve(program: Command): Command {
     .option('--tokenizer <dir>', 'render token arrays (ids, action mask, turn boundaries) with this tokenizer folder; budgets then count its tokens, else characters / 4')
     .option('--atif <file>', 'also write the trajectories as ATIF JSON (an array with --all)')
     .option('--sft <file>', 'also write the trajectories as SFT JSONL (chat messages)')
-    .option('--set <key=value...>', "agent/reward/eval config overrides, e.g. --set eval.temperature=0 (greedy); a model:DIR policy starts from the settings it was trained with (a run's config.json beside checkpoint/, else micro's)")
+    .option('--set <key=value...>', "agent/reward/eval config overrides, e.g. --set eval.temperature=0 (greedy); a model:DIR policy starts from the settings it was trained with (a run's config.json beside checkpoint/, else the defaults)")
     .option('--json', 'print one JSON document on stdout: the trajectory (with --all: the summary)')
     .action((flags: SolveFlags) =>
       runCommand(async () => {

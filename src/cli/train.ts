@@ -98,10 +98,11 @@ function printConfig(cfg: RunConfig): void {
 
 /**
  * The agent, reward and eval settings `webswe eval` and `solve --policy model:DIR` start from (--set
- * overrides them): the run's own when the model folder is a run's checkpoint/ (episodes must look as
- * they did in training: same system prompt, turn and token budgets), else micro's budgets with the
- * full system prompt (a folder from elsewhere: a pretrained model, which reads it). A from-scratch
- * folder outside its run needs --set agent.systemPrompt=brief.
+ * overrides them): the run's own, with its task tier and selection rule, when the model folder is a
+ * run's checkpoint/ or weights/<phase>/ (episodes must look as they did in training: same system
+ * prompt, edit command, turn and token budgets), else the config's defaults with the full system
+ * prompt (a folder from elsewhere: a pretrained model, which reads it). A from-scratch folder outside
+ * its run needs its settings again with --set (micro: see its preset).
  */
 export async function evalBase(modelDir: string): Promise<Record<string, ConfigValue>> {
   // A run's checkpoint/ or a phase's weights/<phase>/: the run's config.json is one or two levels up.
@@ -110,13 +111,15 @@ export async function evalBase(modelDir: string): Promise<Record<string, ConfigV
     try {
       const flat = JSON.parse(await readFile(runConfig, 'utf8')) as Record<string, ConfigValue>;
       if (typeof flat['agent.maxTurns'] === 'number') {
-        return Object.fromEntries(Object.entries(flat).filter(([k]) => /^(agent|reward|eval)\./.test(k)));
+        // How episodes ran and which tasks the run chose (its tier and selection rule), not its task files.
+        return Object.fromEntries(Object.entries(flat).filter(([k]) => /^(agent|reward|eval)\.|^tasks\.(difficulty|select)$/.test(k)));
       }
     } catch {
       // not a run's config: fall through
     }
   }
-  return { ...RUN_PRESETS.micro!.overrides, 'agent.systemPrompt': 'full' };
+  // A folder from elsewhere (a pretrained model): the config's defaults, which document the action format.
+  return { 'agent.systemPrompt': 'full' };
 }
 
 export function registerTrain(program: Command): void {
@@ -194,7 +197,7 @@ export function registerTrain(program: Command): void {
     .requiredOption('--model <dir>', 'a Hugging Face folder with tokenizer files (e.g. a run\'s checkpoint/)')
     .requiredOption('--tasks <path>', 'task file (.jsonl)')
     .option('--samples <k>', 'samples per task', '4')
-    .option('--max <n>', 'use only N tasks (0: all): the N shortest, or with --set tasks.select=spread one per repository first', '0')
+    .option('--max <n>', "use only N tasks (0: all) of the run's tier (tasks.difficulty): the N shortest, or with tasks.select=spread one per repository first", '0')
     .option('--seed <n>', 'sampling seed', '1')
     .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
     .option('--set <key=value...>', 'agent/eval config overrides, e.g. --set agent.maxTurns=20')
@@ -212,7 +215,7 @@ export function registerTrain(program: Command): void {
         const values = await loaded.weights.readModel(loaded.config);
         await loaded.close();
         const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
-        const tasks = await loadTasks(o.tasks, Number(o.max), 'any', cfg.tasks.select as TaskSelection);
+        const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const { be } = await openBackend(o.backend);
         const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
         const eot = tokenizer.tokenToId('<|im_end|>');

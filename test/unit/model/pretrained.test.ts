@@ -27,8 +27,10 @@ function bf16Headers(c: ModelConfig): Map<string, TensorInfo> {
     return [s.name, t];
   }));
 }
-// The micro preset with its context pinned (the figures below are for 2048 + 160 tokens, whatever the preset's tuning).
-const run = { preset: 'micro', flat: flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides, BROWSER_DEFAULTS, { 'agent.contextTokens': 2048 })) };
+// The micro preset with its context and batches pinned (the figures below are for 2048 + 160 tokens and
+// 8-episode steps, whatever the preset's tuning).
+const PINNED = { 'agent.contextTokens': 2048, 'agent.actionTokens': 160, 'bc.batchEpisodes': 2, 'rft.batchEpisodes': 8, 'dapo.tasksPerIteration': 4, 'dapo.groupSize': 4, 'dapo.optimizerSteps': 2 };
+const run = { preset: 'micro', flat: flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides, BROWSER_DEFAULTS, PINNED)) };
 const MiB = 2 ** 20;
 const gpu = (binding: number, features: string[] = []): GpuFacts =>
   ({ ok: true, adapter: 'test adapter', fallback: false, limits: { maxBufferSize: 2 * binding, maxStorageBufferBindingSize: binding }, features });

@@ -12,21 +12,21 @@ const flat = (preset: string, overrides: Record<string, ConfigValue> = {}) => fl
 
 describe('checkRunFit', () => {
   it('plans the run as its phases use the model: rows × context for a step, episodes × context for generation', () => {
-    // micro: behaviour cloning in steps of 2 episodes, RFT of 8, DAPO mini-batches of 4·4/2 = 8; generation in
+    // micro: behaviour cloning in steps of 4 episodes, RFT of 8, DAPO mini-batches of 8·8/2 = 32; generation in
     // batches of agent.rolloutBatch (32) rounded down to whole groups.
     const f = flat('micro');
     const fit = checkRunFit(f, cpuMemoryBudget(16));
     expect(fit.ok).toBe(true);
     const T = (f['agent.contextTokens'] as number) + (f['agent.actionTokens'] as number);
-    expect(fit.options).toEqual({ batch: 8, context: T, generateBatch: 32, training: 'full' });
-    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(10); // RFT's pairs: 5 of them
-    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(4);
+    expect(fit.options).toEqual({ batch: 32, context: T, generateBatch: 32, training: 'full' });
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G), RFT's K 4 fits two
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
     expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
     // Stage 2 plans its longer context; a run without gradient steps plans generation only.
     expect(checkRunFit(flat('micro', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
     expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
     // Behaviour cloning plans its own batch (bc.batchEpisodes), RFT its own.
-    expect(checkRunFit(flat('micro', { 'run.phases': 'base' }), cpuMemoryBudget()).options.batch).toBe(2);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base' }), cpuMemoryBudget()).options.batch).toBe(4);
     expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.batchEpisodes': 12 }), cpuMemoryBudget()).options.batch).toBe(12);
     expect(checkRunFit(flat('micro', { 'run.phases': 'base,rft' }), cpuMemoryBudget()).options.batch).toBe(8);
   });
