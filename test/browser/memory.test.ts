@@ -36,8 +36,8 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
     expect(await bytes('activations')).toBeGreaterThan(acts);
     expect(await bytes('weights')).toBe(weights);
     const rows = await bytes('activations');
-    // The training batch is the larger of rft.batchEpisodes and DAPO's mini-batch (micro: 8 and 4·4/2).
-    await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('32');
+    // The training batch is the larger of rft.batchEpisodes and DAPO's mini-batch (micro: 8 and 8·8/2).
+    await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('64');
     await page.waitForFunction((before) => Number(document.querySelector('#memory-table tr[data-part="activations"]')?.getAttribute('data-bytes')) > before, rows);
     // A bigger model: more weights.
     await page.getByLabel('model.preset', { exact: true }).fill('tiny');
@@ -51,11 +51,11 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
   it('refuses a run beyond the CPU backend\'s bound with the numbers and the field to lower, and lowering it fits', async () => {
     await page.getByLabel('model.preset', { exact: true }).fill('tiny');
     await page.getByLabel('agent.contextTokens', { exact: true }).fill('131072');
-    await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('16');
+    await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('64');
     await page.waitForSelector('#memory-verdict[data-fits="false"]');
     const verdict = (await page.textContent('#memory-verdict'))!;
     expect(verdict).toMatch(/^agent\.contextTokens: this run will not fit: it needs [\d.]+ GiB at its peak \(a training step\) but the CPU backend's bound is [\d.]+ GiB/);
-    expect(verdict).toMatch(/Planned: weights [\d.]+ MiB, gradients [\d.]+ MiB, AdamW m \+ v [\d.]+ MiB, activations \(16 rows × \d+ tokens\) [\d.]+ GiB/);
+    expect(verdict).toMatch(/Planned: weights [\d.]+ MiB, gradients [\d.]+ MiB, AdamW m \+ v [\d.]+ MiB, activations \(64 rows × \d+ tokens\) [\d.]+ GiB/);
     await page.getByLabel('Run name').fill('too-big');
     await page.click('#start-run');
     await page.waitForSelector('#form-error:not([hidden])');

@@ -24,6 +24,9 @@ const SETTINGS: Record<string, string | boolean> = {
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
   // Every episode's grading runs in the container (the test counts them): no answers from the test-run cache.
   'agent.cacheTests': false,
+  // The library tasks and SEARCH/REPLACE edits, whose expert needs more than three turns to fix a bug
+  // (micro's own level-0 expert fixes one in two).
+  'tasks.train': 'public/tasks/train.jsonl', 'tasks.test': 'public/tasks/test.jsonl', 'tasks.difficulty': 'any', 'agent.editCommand': 'replace',
 };
 
 /** What the stand-in counts, read back from the page. */
