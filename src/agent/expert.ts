@@ -179,32 +179,24 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
       first = false;
       // Guess and check (bc.expertGuesses): other one-token changes first, each tested and taken back.
-      // Drawn from their own stream, so the rest of the episode is the same for any number of guesses.
+      // Drawn from their own stream: the rest of the episode does not depend on how many are made.
       if (guesses > 0 && g === 0) {
         const grng = new Rng(rng.int(2 ** 31));
         const count = grng.int(guesses + 1);
         for (const guess of guessEdits(fp.path, current, applyChanges(fp.before, fp.after, group), count, grng)) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
-          if (!cmds || cmds.length !== 1 || cmds[0]!.name !== (editCommand === 'replace' ? 'replace' : editCommand)) continue;
+          if (!cmds || cmds.length !== 1 || cmds[0]!.name !== editCommand) continue;
           last = yield turn(say('wrong', { from: guess.from, to: guess.to, line: guess.line + 1 }), cmds[0]!);
           if (last.status !== 'ok') continue;
-          const tried = current;
-          current = guess.text;
           last = yield turn(say('retest'), { name: 'run_tests' });
           if (allPass(last) && plan.length === 1 && groups.length === 1) {
             yield turn(say('submit'), { name: 'submit' }); // the guess passes the tests too
             return;
           }
-          last = editCommand === 'sub' ? yield turn(say('recover', { fail: failText(last), line: guess.line + 1 }), { name: 'undo' }) : null;
-          if (last?.status === 'ok') current = tried;
-          else {
-            // No undo to take it back: write the line back as it was.
-            const back = fixCommands(editCommand, fp.path, current, tried);
-            if (!back) break;
-            for (const b of back) last = yield turn(say('recover', { fail: failText(last), line: guess.line + 1 }), b);
-            current = tried;
-          }
+          // undo takes back the episode's last change, whatever the edit command.
+          last = yield turn(say('recover', { fail: failText(last), line: guess.line + 1 }), { name: 'undo' });
+          if (last.status !== 'ok') break;
         }
       }
       const wrong = noisy ? wrongEdit(fp.before, fp.after, c0, rng) : null;

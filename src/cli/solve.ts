@@ -111,21 +111,24 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   });
 }
 
+/** The --policy spec, with the expert-only flags refused for any other policy. */
 function policySpec(flags: SolveFlags): ReturnType<typeof parsePolicySpec> {
+  let spec;
   try {
-    return parsePolicySpec(flags.policy);
+    spec = parsePolicySpec(flags.policy);
   } catch (e) {
     throw new UserError((e as Error).message);
   }
+  for (const [flag, v] of [['--noise', flags.noise], ['--guesses', flags.guesses], ['--style', flags.style]] as const) {
+    if (v !== undefined && spec.kind !== 'expert') throw new UserError(`${flag} applies to --policy expert only`);
+  }
+  if (flags.style !== undefined && !['full', 'terse', 'bare'].includes(flags.style)) throw new UserError(`--style must be full, terse or bare, got "${flags.style}"`);
+  return spec;
 }
 
 /** The expert or a replay file; a model policy is opened by modelPolicy before the episode options,
  *  since it sets the tokenizer and the settings the model was trained with (flags.tokenizer, flags.base). */
 async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: SolveFlags, opts: EpisodeOptions): Promise<Policy> {
-  for (const [flag, v] of [['--noise', flags.noise], ['--guesses', flags.guesses], ['--style', flags.style]] as const) {
-    if (v !== undefined && spec.kind !== 'expert') throw new UserError(`${flag} applies to --policy expert only`);
-  }
-  if (flags.style !== undefined && !['full', 'terse', 'bare'].includes(flags.style)) throw new UserError(`--style must be full, terse or bare, got "${flags.style}"`);
   if (spec.kind === 'expert') {
     const noise = Number(flags.noise ?? 0);
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);

@@ -1,4 +1,4 @@
-// CPU reference of dapoLoss: DAPO's token-level clipped surrogate (/work/shared/DAPO.md) with its
+// CPU reference of dapoLoss: DAPO's token-level clipped surrogate (DAPO, Yu et al. 2025; verl's compute_policy_loss, token-mean) with its
 // gradient, clip fractions and k3 KL, one plain loop in f64. The oracle for kernels/dapo_loss.wgsl
 // and kernels/dapo_loss_reduce.wgsl.
 import { dapoLossDims, type DapoLossOptions } from '../dapo_loss.shape.ts';

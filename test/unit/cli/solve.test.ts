@@ -31,6 +31,14 @@ describe.concurrent('webswe solve', () => {
     expect(r.stdout).toMatch(/═══ submitted after 4 turns · reward 1 /);
     expect(r.stdout).toMatch(/── final diff ──\ndiff --git a\/src\/clamp.js b\/src\/clamp.js/);
   });
+  it('refuses the expert-only flags for another policy, and a style that does not exist', async () => {
+    const noise = await webswe('--task', TASKS, '--id', 'clamp__1', '--policy', 'model:nowhere', '--noise', '0.5');
+    expect([noise.status, noise.stderr.trim()]).toEqual([1, expect.stringMatching(/--noise applies to --policy expert only/)]);
+    const guesses = await webswe('--task', TASKS, '--id', 'clamp__1', '--policy', 'replay:test/fixtures/agent/clamp1-replay.json', '--guesses', '2');
+    expect([guesses.status, guesses.stderr.trim()]).toEqual([1, expect.stringMatching(/--guesses applies to --policy expert only/)]);
+    const style = await webswe('--task', TASKS, '--id', 'clamp__1', '--style', 'loud');
+    expect([style.status, style.stderr.trim()]).toEqual([1, expect.stringMatching(/--style must be full, terse or bare, got "loud"/)]);
+  });
   it('--all --json: the success rate and mean turns over a task file', async () => {
     const r = await webswe('--task', 'test/fixtures/agent/mutations.jsonl', '--all', '--policy', 'expert', '--json');
     expect(r.status).toBe(0);
