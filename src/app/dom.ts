@@ -29,6 +29,11 @@ export function duration(s: number): string {
 
 export const when = (ms: number) => new Date(ms).toLocaleString();
 
+/** Where a checkpoint stands, in the same words wherever it is shown (Runs table, live view): the end
+ *  of a phase (step 0 of a phase it lists as done), the start of one, or a step inside it. */
+export const checkpointWhere = (c: { phase: string; step: number; done?: string[] }) =>
+  c.step === 0 && (c.done?.includes(c.phase) ?? true) ? `at the end of ${c.phase}` : c.step === 0 ? `at the start of ${c.phase}` : `after ${c.phase} step ${c.step}`;
+
 export function num(v: number | undefined | null, digits = 3): string {
   if (v === undefined || v === null || !Number.isFinite(v)) return '–';
   return Math.abs(v) >= 1000 ? v.toFixed(0) : String(+v.toPrecision(digits));

@@ -1,6 +1,6 @@
 // `webswe bench kernels`: every op at training shapes, with napkin math (FLOPs or bytes moved,
 // achieved rate) and, for matmul and attention, the peer (TF.js WebGPU) measured in the same run
-// on the same adapter, and the ratio ours/peer (> 1: we are faster).
+// on the same adapter, and the speed-up peer ms / our ms (> 1: we are faster).
 import type { GpuContext } from '../gpu/context.ts';
 import { WebGpuBackend } from '../ops/webgpu.ts';
 import { Rng } from '../random.ts';

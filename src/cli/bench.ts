@@ -22,7 +22,7 @@ import { parseTaskFile } from '../tasks/schema.ts';
 import { openBackend } from './backend.ts';
 
 function table(rows: BenchResult[]): string {
-  const head = ['op', 'shape', 'ms', 'rate', 'peer ms', 'ours/peer', 'napkin'];
+  const head = ['op', 'shape', 'ms', 'rate', 'peer ms', 'speed-up (peer ms / ours)', 'napkin'];
   const body = rows.map((r) => [
     r.op,
     r.shape,

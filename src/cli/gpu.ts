@@ -1,27 +1,33 @@
 // `webswe gpu`: the adapter Dawn offers (vendor, architecture, fallback or not), its limits and
-// features, the Vulkan driver found, and which backend the other commands would run on.
+// features, the Vulkan driver found, and which backend `--backend auto` would really run on, and why.
 import type { Command } from 'commander';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
+import { autoChoice } from './backend.ts';
 import { fmtBytes, printJson, runCommand } from './output.ts';
 
 export interface GpuReport {
   adapter: ReturnType<typeof summarizeAdapter> | null;
   limits: Record<string, number>;
   features: string[];
+  /** What `--backend auto` (train, eval, solve, bench, and the app's auto) runs on. */
   backend: 'webgpu' | 'cpu';
+  /** Why auto chose it. */
+  backendReason: string;
   driver: string;
   reason?: string;
 }
 
 export async function gpuReport(): Promise<GpuReport> {
   const { adapter, reason, driver } = await probeNodeAdapter();
-  if (!adapter) return { adapter: null, limits: {}, features: [], backend: 'cpu', driver, reason };
+  const auto = autoChoice(adapter, reason);
+  if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason };
   return {
     adapter: summarizeAdapter(adapter),
     limits: limitsRecord(adapter.limits),
     features: [...(adapter.features as unknown as Iterable<string>)].sort(),
-    backend: 'webgpu',
+    backend: auto.backend,
+    backendReason: auto.why,
     driver,
   };
 }
@@ -36,14 +42,14 @@ export function registerGpu(program: Command): void {
         const r = await gpuReport();
         if (opts.json) return printJson(r);
         if (!r.adapter) {
-          console.log(`backend: cpu (no WebGPU adapter: ${r.reason})`);
+          console.log(`backend: ${r.backend} (${r.backendReason})`);
           return;
         }
         const a = r.adapter;
         console.log(`adapter:  ${a.vendor || '?'} / ${a.architecture || '?'}${a.description ? ` (${a.description})` : ''}`);
         console.log(`fallback: ${a.isFallbackAdapter ? 'yes' : 'no'}`);
         console.log(`driver:   ${r.driver}`);
-        console.log(`backend:  ${r.backend}`);
+        console.log(`backend:  ${r.backend} (${r.backendReason})`);
         console.log(`features: ${r.features.join(', ')}`);
         console.log('limits:');
         for (const [k, v] of Object.entries(r.limits)) {

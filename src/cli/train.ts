@@ -72,14 +72,19 @@ function progressReporter(): { update(p: Progress): void; stop(): void } {
       stop: () => bar.stop(),
     };
   }
-  let key = '', last = -1;
+  let key = '', last = -1, stageT0 = 0, stageDone0 = 0;
   const t0 = performance.now();
   return {
     update(p) {
       const k = `${p.phase}/${p.stage}`;
+      const now = performance.now();
+      if (k !== key) (stageT0 = now), (stageDone0 = p.done);
       const tenth = Math.floor((10 * p.done) / Math.max(1, p.total));
       if (k !== key || tenth !== last || p.done === p.total) {
-        process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${p.phase} ${p.stage}: ${p.done}/${p.total}\n`);
+        // The stage's time left at its rate so far (from its own start: the other stages differ).
+        const rate = (p.done - stageDone0) / Math.max(1e-9, now - stageT0);
+        const eta = p.done < p.total && p.done > stageDone0 ? ` · ${fmtSeconds((p.total - p.done) / rate / 1000)} left` : '';
+        process.stderr.write(`[${((now - t0) / 1000).toFixed(0).padStart(5)} s] ${p.phase} ${p.stage}: ${p.done}/${p.total}${eta}\n`);
         key = k;
         last = tenth;
       }
@@ -87,6 +92,9 @@ function progressReporter(): { update(p: Progress): void; stop(): void } {
     stop() {},
   };
 }
+
+/** 75 → "1 min 15 s", 8 → "8 s". */
+export const fmtSeconds = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`);
 
 function printConfig(cfg: RunConfig): void {
   const flat = flattenConfig(cfg);
@@ -164,6 +172,11 @@ export function registerTrain(program: Command): void {
         // Before the run folder exists: a model that cannot be loaded leaves nothing to clean up.
         const pretrained = await loadPretrained(String(cfg.model.preset));
         const store = await FileRunStore.open(dir);
+        // A folder stopped before its first checkpoint has nothing to continue from: say so rather
+        // than start over under the name of a resume.
+        if (o.resume && !(await store.loadCheckpoint())) {
+          throw new UserError(`${dir} has no checkpoint to resume from (the run stopped before its first one): start it again with --out ${dir} after removing the folder, or with another --out`);
+        }
         await store.writeJson('config.json', flattenConfig(cfg));
         const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
@@ -171,11 +184,13 @@ export function registerTrain(program: Command): void {
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const bar = progressReporter();
         let stopping = false;
-        process.on('SIGINT', () => {
+        const onSignal = () => {
           if (stopping) process.exit(130);
           stopping = true;
-          process.stderr.write('\nwebswe: stopping at the next step boundary (Ctrl-C again to quit now); resume with --resume\n');
-        });
+          process.stderr.write(`\nwebswe: stopping at the next step boundary and writing a checkpoint (Ctrl-C again to quit now); continue with --resume ${dir}\n`);
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
         const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
         bar.stop();
         const table = resultsTable(r.phases);
@@ -184,8 +199,8 @@ export function registerTrain(program: Command): void {
         await writeFile(join(dir, 'results.md'), `# ${dir}\n\n${table}\n`);
         if (o.json) printJson({ phases: r.phases, run_dir: dir, stopped: r.stopped, ...(r.resumedFrom ? { resumed_from: r.resumedFrom } : {}) });
         else {
-          console.log(table);
-          console.log(`run folder: ${dir}${r.stopped ? ' (stopped early: resume with --resume)' : ''}`);
+          console.log(r.phases.length ? table : 'no phase finished yet');
+          console.log(`run folder: ${dir}${r.stopped ? ` (stopped early: continue with --resume ${dir})` : ''}`);
         }
         return r.stopped ? 130 : 0;
       }),

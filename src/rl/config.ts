@@ -102,6 +102,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('eval.temperature', 'number', 1.0, 'sampling temperature for evaluation', { min: 0, max: 10 }),
 
   f('run.checkpointEvery', 'int', 5, 'checkpoint every N DAPO iterations (and at each phase end)', { min: 1, max: 1e6 }),
+  f('run.checkpointSteps', 'int', 100, "checkpoint every N optimiser steps of base's cloning and of RFT (and when stopped)", { min: 1, max: 1e6 }),
   f('run.phases', 'string', 'base,rft,dapo', 'phases to run, in order (subset of base,rft,dapo)'),
 ];
 

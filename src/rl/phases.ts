@@ -53,6 +53,21 @@ export interface PhaseContext<T extends Tensor> {
   progress(p: Progress): void;
   /** Checked between steps; a truthy answer ends the phase early at a step boundary. */
   shouldStop(): boolean;
+  /** Where an interrupted supervised phase (base's cloning or RFT) continues: its rollouts are read back
+   *  from the run (not played again) and its steps before `step` are skipped, with AdamW as it was. */
+  resume?: SftResume;
+  /** A mid-phase checkpoint of a supervised phase: the weights now, the next step, AdamW's state. */
+  checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
+  /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
+  readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
+}
+
+export interface SftResume {
+  phase: 'base' | 'rft';
+  /** The first step still to run. */
+  step: number;
+  optimizerStep: number;
+  adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
 }
 
 /** What trains: under LoRA only the adapters (frozen weights get no gradient buffer), else every weight. */
@@ -85,19 +100,40 @@ function averageSteps(ms: StepMetrics[]): Record<string, number> {
   return out;
 }
 
-/** SFT over episodes for `epochs` in batches, cosine schedule with warm-up; returns step metrics. */
-async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number }): Promise<number> {
+/**
+ * SFT over episodes for `epochs` in batches, cosine schedule with warm-up; returns the step count.
+ * With `checkpoint` (base's cloning and RFT) the phase is resumable: a checkpoint every
+ * run.checkpointSteps steps and when asked to stop, and a resumed call skips the steps before
+ * ctx.resume.step (same shuffles, same schedule) with AdamW's moments restored, so it ends with the
+ * weights and metrics of an uninterrupted one.
+ */
+async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft' }): Promise<number> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
   const first = o.firstStep ?? 0;
+  const resume = o.checkpoint && ctx.resume?.phase === o.checkpoint ? ctx.resume : undefined;
+  if (resume?.adam) {
+    for (const [n, m] of opt.m) ctx.be.free(m), opt.m.set(n, ctx.be.fromArray(resume.adam.m.get(n)!, m.shape, `adam.m:${n}`));
+    for (const [n, v] of opt.v) ctx.be.free(v), opt.v.set(n, ctx.be.fromArray(resume.adam.v.get(n)!, v.shape, `adam.v:${n}`));
+  }
+  if (resume) opt.step = resume.optimizerStep;
+  const every = ctx.cfg.run.checkpointSteps as number;
   let step = 0;
   for (let e = 0; e < o.epochs; e++) {
     const order = new Rng(seedFor(o.seed, phase, 'epoch', e)).shuffle(eps.map((_, i) => i));
     for (let b = 0; b < perEpoch; b++) {
-      if (ctx.shouldStop()) return first + step;
       const batch = order.slice(b * o.batch, (b + 1) * o.batch).map((i) => eps[i]!);
       if (!batch.some((x) => x.mask.some(Boolean))) continue;
+      if (resume && step < resume.step) {
+        step++; // done before the checkpoint
+        continue;
+      }
+      if (ctx.shouldStop()) {
+        if (o.checkpoint) await ctx.checkpointSft?.(o.checkpoint, step, opt);
+        return first + step;
+      }
+      if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt);
       const t0 = performance.now();
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch)), lr);
@@ -116,13 +152,17 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
   const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle, editCommand: cfg.agent.editCommand as EditCommandKind, guesses: cfg.bc.expertGuesses });
-  // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
-  // pairing batches would only double the sandboxes running at once.
-  const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
-  await ctx.trajectories('bc', 0, ts);
-  await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
+  // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
+  let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
+  if (ts.length !== specs.length) {
+    // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
+    // pairing batches would only double the sandboxes running at once.
+    ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
+    await ctx.trajectories('bc', 0, ts);
+    await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
+  }
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
-  let steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+  let steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base' });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand as EditCommandKind;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
@@ -152,16 +192,20 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   const K = cfg.rft.samplesPerTask;
   const pool = cfg.rft.tasks > 0 ? new Rng(seedFor(cfg.seed, 'rft', 'tasks')).shuffle([...ctx.train]).slice(0, cfg.rft.tasks) : ctx.train;
   const specs = pool.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
-  const timeline = new Timeline();
-  const t0 = performance.now();
-  const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
-  const rolloutS = (performance.now() - t0) / 1000;
-  await ctx.trajectories('rft', 0, ts);
+  // A resumed phase reads its rollouts back: they were played by the weights the phase began with.
+  let ts = ctx.resume?.phase === 'rft' ? ((await ctx.readTrajectories?.('rft', 0)) ?? []) : [];
+  if (ts.length !== specs.length) {
+    const timeline = new Timeline();
+    const t0 = performance.now();
+    ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
+    const rolloutS = (performance.now() - t0) / 1000;
+    await ctx.trajectories('rft', 0, ts);
+    await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: ts.filter(solved).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
+  }
   const kept = ts.filter(solved);
-  await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: kept.length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
   const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true }));
-  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed });
+  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft' });
 }
 
 export interface DapoState {

@@ -160,8 +160,11 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
       env.events?.metrics?.(r);
     },
     trajectories: (phase, step, ts) => store.writeTrajectories(phase, step, ts),
+    readTrajectories: async (phase, step) => (await store.readTrajectories(phase, step)) as Trajectory[],
     progress: (p) => env.events?.progress?.(p),
     shouldStop: stop,
+    // Mid-phase checkpoints of cloning and RFT: the weights, the next step, AdamW's state.
+    checkpointSft: (phase, step, opt) => checkpoint({ phase, step, done: state.done, metricsCount, optimizerStep: opt.step, extra: { sft: true } }, opt),
   };
   /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
    *  transformers loads as it is) and the adapters beside them (what a resume continues from). */
@@ -189,6 +192,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     if (state.done.includes(phase)) continue;
     const t0 = performance.now();
     const resumeStep = state.phase === phase ? state.step : 0;
+    // Cloning and RFT resume inside the phase when their checkpoint was written there (extra.sft).
+    ctx.resume = state.phase === phase && state.extra.sft && ck && (phase === 'base' || phase === 'rft')
+      ? { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}) }
+      : undefined;
     // Base: clone the scripted expert (from-scratch presets); with bc.episodes 0 (the pretrained
     // presets) the base phase only evaluates the model as it came.
     if (phase === 'base' && cfg.bc.episodes > 0) await behaviourCloning(ctx);

@@ -165,7 +165,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     const run = await api<{ status: string; config: Record<string, unknown>; checkpoint: { phase: string }; metricsCount: number }>('getRun', imported);
     const original = await api<{ config: Record<string, unknown> }>('getRun', RUN);
     expect(run).toMatchObject({ status: 'done', checkpoint: { phase: 'base' }, metricsCount: metrics.length, config: original.config });
-    expect(await page.textContent(`#runs tr[data-run="${imported}"] .checkpoint`)).toBe('base step 0');
+    expect(await page.textContent(`#runs tr[data-run="${imported}"] .checkpoint`)).toBe('at the end of base'); // the live view's words
     const again = await page.evaluate(async (n) => {
       const f = await (window as any).webswe.trainer.exportCheckpoint(n);
       return [...new Uint8Array(await f.blob.arrayBuffer())];
@@ -192,7 +192,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     await importFile('#import-checkpoint', 'bare.zip', zipSync(bare));
     await page.waitForSelector('#runs tr[data-run="bare"] .status[data-status="stopped"]');
     expect(await page.textContent('#import-status')).toContain('cannot be resumed: the zip has no run config');
-    expect(await page.textContent('#runs tr[data-run="bare"] .checkpoint')).toBe('base step 0');
+    expect(await page.textContent('#runs tr[data-run="bare"] .checkpoint')).toBe('at the end of base');
     expect(await page.getByRole('button', { name: 'Resume bare' }).count()).toBe(0);
     const err = await page.evaluate(() => (window as any).webswe.trainer.resumeRun('bare').then(() => null, (e: Error) => e.message));
     expect(err).toMatch(/has no config\.json: it cannot be resumed/);

@@ -8,7 +8,7 @@ import type { MetricRecord } from '../../store/types.ts';
 import type { RunEvent, RunSummary } from '../../../workers/trainer.api.ts';
 import { RunCharts } from '../charts.ts';
 import { onRunEvent, trainer } from '../client.ts';
-import { duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
+import { checkpointWhere, duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
 import { storageUsage } from '../storage.ts';
 
 /** Stage ETA from the rate since the stage began. */
@@ -31,9 +31,7 @@ class Eta {
 
 const RESUMABLE = new Set(['paused', 'stopped', 'interrupted', 'failed']);
 
-/** Where a checkpoint stands: the end of a phase (step 0 of a phase it lists as done), or a step in it. */
-const where = (c: { phase: string; step: number; done?: string[] }) =>
-  c.step === 0 && (c.done?.includes(c.phase) ?? true) ? `at the end of ${c.phase}` : `after ${c.phase} step ${c.step}`;
+const where = checkpointWhere;
 
 export function renderLive(root: HTMLElement, name: string): () => void {
   const h = heading(`Run ${name}`);

@@ -5,7 +5,7 @@
 import type { ExportedFile, RunSummary } from '../../../workers/trainer.api.ts';
 import { onRunEvent, trainer } from '../client.ts';
 import { storageUsage } from '../storage.ts';
-import { el, errorText, heading, runHref, when } from '../dom.ts';
+import { checkpointWhere, el, errorText, heading, runHref, when } from '../dom.ts';
 import { renderImports } from './imports.ts';
 
 const RESUMABLE = new Set(['paused', 'stopped', 'interrupted', 'failed']);
@@ -89,7 +89,7 @@ function row(r: RunSummary, ctx: RowContext): HTMLTableRowElement {
     el('td', {}, el('span', { class: 'status', 'data-status': r.status }, r.status)),
     el('td', {}, r.preset || '–', r.config ? ` · ${r.config['model.preset']} · seed ${r.config.seed}` : ''),
     el('td', {}, when(r.created)),
-    el('td', { class: 'checkpoint' }, ck ? `${ck.phase} step ${ck.step}` : 'none'),
+    el('td', { class: 'checkpoint' }, ck ? checkpointWhere(ck) : 'none'),
     el('td', {}, String(r.metricsCount)),
     actions,
   );

@@ -13,19 +13,30 @@ describe('webswe CLI', () => {
     expect(r.stdout).toMatch(/gpu/);
     expect(r.stdout).toMatch(/serve/);
   });
-  it('gpu --json prints one JSON document with adapter, limits, features and backend', () => {
+  it('gpu --json prints one JSON document with adapter, limits, features and the backend auto really picks', () => {
     const r = webswe('gpu', '--json');
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(expect.arrayContaining(['adapter', 'limits', 'features', 'backend']));
-    if (doc.backend === 'webgpu') {
+    expect(Object.keys(doc)).toEqual(expect.arrayContaining(['adapter', 'limits', 'features', 'backend', 'backendReason']));
+    expect(doc.backendReason).toBeTruthy();
+    if (doc.adapter) {
       expect(typeof doc.adapter.vendor).toBe('string');
       expect(typeof doc.adapter.isFallbackAdapter).toBe('boolean');
       expect(doc.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 2 ** 20);
+      // SwiftShader (CI, this machine) is a fallback: auto runs on the CPU backend there, and says so.
+      expect(doc.backend).toBe(doc.adapter.isFallbackAdapter ? 'cpu' : 'webgpu');
+      if (doc.adapter.isFallbackAdapter) expect(doc.backendReason).toMatch(/software fallback/);
     } else {
       expect(doc.backend).toBe('cpu');
       expect(doc.reason).toBeTruthy();
     }
+  });
+  it('gpu names the same backend that train --backend auto announces', () => {
+    const text = webswe('gpu').stdout;
+    const line = text.split('\n').find((l) => l.startsWith('backend:'));
+    expect(line).toBeTruthy();
+    const doc = JSON.parse(webswe('gpu', '--json').stdout);
+    expect(line).toMatch(new RegExp(`^backend:\\s+${doc.backend} \\(`));
   });
   it('an unknown command fails with a message, not a stack trace', () => {
     const r = webswe('frobnicate');

@@ -1,7 +1,8 @@
 // The pipeline driver with the nano preset on the fast CPU backend and real node sandboxes: a second
 // run with the same seed writes identical metrics, and when it is stopped after its first DAPO
 // iteration and resumed from the checkpoint it ends with the same metrics as the uninterrupted one
-// (timings aside: they are wall-clock and kept apart in `timing`).
+// (timings aside: they are wall-clock and kept apart in `timing`); the same when it is stopped in the
+// middle of behaviour cloning (a mid-phase checkpoint: weights, next step, AdamW's moments).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,4 +53,33 @@ describe('trainer', () => {
     expect(readFileSync(join(a.dir, 'weights', 'base', 'model.safetensors'))).not.toEqual(readFileSync(join(a.dir, 'weights', 'dapo', 'model.safetensors')));
     expect(readFileSync(join(a.dir, 'weights', 'dapo', 'model.safetensors'))).toEqual(readFileSync(join(a.dir, 'checkpoint', 'model.safetensors')));
   }, 1_200_000);
+
+  it('stopped inside behaviour cloning, it resumes at the step it stopped and ends as an uninterrupted run', async () => {
+    const bc = resolveConfig({
+      'model.preset': 'nano', seed: 5, 'run.phases': 'base', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
+      'reward.lengthThreshold': 2, 'bc.episodes': 4, 'bc.epochs': 2, 'bc.batchEpisodes': 1, 'eval.samples': 1, 'run.checkpointSteps': 3,
+    });
+    const go = async (stopAfterSteps?: number, dir = mkdtempSync(join(tmpdir(), 'webswe-bc-'))) => {
+      const store = await FileRunStore.open(dir);
+      let steps = 0;
+      const r = await train(bc, {
+        be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
+        events: { metrics: (rows) => (steps += rows.filter((x) => x.phase === 'base' && x.step >= 0).length), shouldStop: () => stopAfterSteps !== undefined && steps >= stopAfterSteps },
+      });
+      return { r, dir, store, metrics: (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values })) };
+    };
+    const a = await go();
+    expect(a.metrics.filter((m) => m.phase === 'base' && m.step >= 0)).toHaveLength(8);
+    const b1 = await go(5);
+    expect(b1.r.stopped).toBe(true);
+    expect(b1.r.phases).toEqual([]);
+    // The stop wrote a checkpoint at the step it stopped before (5), not only the periodic one (3).
+    const ck = await b1.store.loadCheckpoint();
+    expect(ck?.state).toMatchObject({ phase: 'base', step: 5, optimizerStep: 5 });
+    expect(ck?.adamM?.size).toBeGreaterThan(0);
+    const b2 = await go(undefined, b1.dir);
+    expect(b2.r.resumedFrom).toEqual({ phase: 'base', step: 5 });
+    expect(b2.metrics).toEqual(a.metrics);
+    expect(readFileSync(join(b2.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(a.dir, 'weights', 'base', 'model.safetensors')));
+  }, 600_000);
 });

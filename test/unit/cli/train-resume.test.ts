@@ -1,0 +1,80 @@
+// `webswe train` interrupted as a user interrupts it: a real node process gets SIGINT while it clones
+// the expert, writes a checkpoint and exits 130; `--resume` continues from that step and ends with the
+// metrics of an uninterrupted run (timings aside). `--resume` on a folder with no checkpoint refuses
+// in one line instead of starting over.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
+// nano on two fixture tasks, base only: 16 cloning steps of one episode each, a checkpoint every 4.
+const SET = [
+  'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
+  'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
+  'bc.episodes=8', 'bc.epochs=2', 'bc.batchEpisodes=1', 'eval.samples=1', 'run.checkpointSteps=4',
+].flatMap((s) => ['--set', s]);
+
+const metrics = (dir: string) =>
+  readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => {
+    const { phase, step, values } = JSON.parse(l) as { phase: string; step: number; values: unknown };
+    return { phase, step, values };
+  });
+
+/** Runs `webswe train`; with `interruptAt`, sends SIGINT once stderr shows that many cloning steps. */
+function train(args: string[], interruptAt?: number): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, 'train', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '', stdout = '', sent = false;
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => {
+      stderr += d;
+      const m = [...stderr.matchAll(/base update: (\d+)\//g)].at(-1);
+      if (interruptAt !== undefined && !sent && m && Number(m[1]) >= interruptAt) {
+        sent = true;
+        p.kill('SIGINT');
+      }
+    });
+    p.on('close', (code) => resolve({ code, stderr, stdout }));
+  });
+}
+
+describe('webswe train: Ctrl-C and --resume', () => {
+  it('SIGINT during cloning checkpoints; --resume ends as the uninterrupted run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webswe-resume-'));
+    const a = await train(['--out', join(root, 'a'), ...SET]);
+    expect(a.code, a.stderr).toBe(0);
+    const b = await train(['--out', join(root, 'b'), ...SET], 6);
+    expect(b.code, b.stderr).toBe(130);
+    expect(b.stderr).toMatch(/writing a checkpoint.*--resume/);
+    expect(b.stdout).toMatch(/no phase finished yet/);
+    const state = JSON.parse(readFileSync(join(root, 'b', 'checkpoint', 'state.json'), 'utf8')) as { phase: string; step: number };
+    expect(state.phase).toBe('base');
+    expect(state.step).toBeGreaterThanOrEqual(6);
+    expect(state.step).toBeLessThan(16);
+    const c = await train(['--resume', join(root, 'b')]);
+    expect(c.code, c.stderr).toBe(0);
+    // The expert episodes were read back, not played again, and the steps before the stop not rerun.
+    expect(c.stderr).not.toMatch(/expert episodes/);
+    expect(c.stderr).not.toMatch(/base update: 1\//);
+    expect(metrics(join(root, 'b'))).toEqual(metrics(join(root, 'a')));
+    expect(readFileSync(join(root, 'b', 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(root, 'a', 'weights', 'base', 'model.safetensors')));
+  }, 600_000);
+
+  it('--resume on a folder without a checkpoint exits non-zero with one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webswe-nock-'));
+    const r0 = spawnSync(process.execPath, [BIN, 'train', '--resume', dir], { encoding: 'utf8' });
+    expect(r0.status).toBe(1);
+    expect(r0.stderr).toMatch(/has no config\.json: not a webswe run folder/);
+    // A run folder that stopped before any checkpoint: config.json, no checkpoint/.
+    mkdirSync(join(dir, 'x'));
+    writeFileSync(join(dir, 'x', 'config.json'), JSON.stringify({ 'model.preset': 'nano' }));
+    const r = spawnSync(process.execPath, [BIN, 'train', '--resume', join(dir, 'x')], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toHaveLength(1);
+    expect(r.stderr).toMatch(/has no checkpoint to resume from/);
+    expect(existsSync(join(dir, 'x', 'metrics.jsonl'))).toBe(false);
+  });
+});
