@@ -1,38 +1,14 @@
 // The live run's curves (uPlot): one small chart per quantity DAPO.md asks to watch, all over the
-// same x axis (the metrics row number, since steps restart in each phase), with a dashed marker and
-// the phase's name wherever the phase changes. Each figure carries a text summary for screen readers.
+// same x axis (minutes of wall time: chart-data.ts), the phases as shaded bands named where there is
+// room, no line across a phase boundary, the expert's rows apart from the policy's, and a chart shown
+// once it has a value. Each figure carries a text summary for screen readers.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricRecord } from '../store/types.ts';
+import { boundaryGaps, CHARTS, family, phaseBands, seriesValues, xAxis, type ChartSpec } from './chart-data.ts';
+
+export { CHARTS };
 import { el, num } from './dom.ts';
-
-interface SeriesSpec {
-  key: string;
-  label: string;
-  /** Read from `timing` (wall-clock) rather than `values`. */
-  timing?: boolean;
-}
-interface ChartSpec {
-  id: string;
-  title: string;
-  series: SeriesSpec[];
-  /** Fractions are drawn on [0, 1] whatever their values. */
-  fraction?: boolean;
-}
-
-export const CHARTS: readonly ChartSpec[] = [
-  { id: 'reward', title: 'Reward', series: [{ key: 'reward_mean', label: 'mean reward' }] },
-  { id: 'pass-rate', title: 'Pass rate', series: [{ key: 'pass_rate', label: 'rollouts' }, { key: 'expert_pass_rate', label: 'expert' }, { key: 'pass@1', label: 'eval pass@1' }], fraction: true },
-  { id: 'loss', title: 'Loss', series: [{ key: 'loss', label: 'loss' }] },
-  { id: 'clip', title: 'Clip fractions', series: [{ key: 'clipfrac_low', label: 'low (1 − ε_low)' }, { key: 'clipfrac_high', label: 'high (1 + ε_high)' }], fraction: true },
-  { id: 'entropy', title: 'Entropy', series: [{ key: 'entropy', label: 'entropy' }] },
-  { id: 'kl', title: 'KL (approx., behaviour ‖ policy)', series: [{ key: 'approx_kl', label: 'approx KL' }] },
-  { id: 'turns', title: 'Turns per episode', series: [{ key: 'turns_mean', label: 'mean turns' }] },
-  { id: 'action-tokens', title: 'Action tokens', series: [{ key: 'action_tokens_mean', label: 'per episode' }, { key: 'action_tokens', label: 'per update' }] },
-  { id: 'format-errors', title: 'Format errors', series: [{ key: 'format_error_rate', label: 'per turn' }], fraction: true },
-  { id: 'drop-rate', title: 'Dynamic-sampling drop rate', series: [{ key: 'groups_dropped_frac', label: 'groups dropped' }], fraction: true },
-  { id: 'tokens-per-s', title: 'Tokens/s', series: [{ key: 'gen_tokens_per_s', label: 'generation', timing: true }, { key: 'train_tokens_per_s', label: 'training', timing: true }] },
-];
 
 const COLOURS = ['#1f6feb', '#c4302b', '#2da44e', '#8250df'];
 /** Rows are whole numbers: ticks at whole steps only. */
@@ -40,20 +16,49 @@ export const ROW_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 
 /** uPlot's padded range, except that a flat series gets ±1 around its value rather than 0..100. */
 export const yRange: uPlot.Range.Function = (_u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true));
 
-/** The phase family of a row: base, rft, dapo (eval rows belong to the phase they evaluate). */
-const family = (phase: string) => phase.replace(/^eval-/, '').replace(/^dapo2$/, 'dapo');
-
-/** Where each phase starts, as [row, label]. */
+/** Where each phase family starts, as [row, label] (the compare view marks both runs' changes). */
 export function phaseMarkers(rows: readonly MetricRecord[]): [number, string][] {
   const out: [number, string][] = [];
   rows.forEach((r, i) => {
-    const f = r.phase.startsWith('eval-') ? r.phase : family(r.phase);
-    const prev = i > 0 ? rows[i - 1]!.phase : null;
-    const pf = prev === null ? null : prev.startsWith('eval-') ? prev : family(prev);
-    if (f !== pf) out.push([i, r.phase.startsWith('eval-') ? 'eval' : r.phase]);
+    if (i === 0 || family(r.phase) !== family(rows[i - 1]!.phase)) out.push([i, family(r.phase)]);
   });
   return out;
 }
+
+const BAND_FILL: Record<string, string> = { base: 'rgba(31, 111, 235, 0.07)', rft: 'rgba(45, 164, 78, 0.08)', dapo: 'rgba(196, 48, 43, 0.07)' };
+
+/** Phases as shaded bands with their name at the top left, written only where the band has room for
+ *  it (two short phases side by side never print over each other). */
+export function bandPlugin(bands: () => readonly { phase: string; from: number; to: number }[]): uPlot.Plugin {
+  return {
+    hooks: {
+      drawClear: [
+        (u) => {
+          const c = u.ctx;
+          c.save();
+          c.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+          for (const b of bands()) {
+            const x0 = Math.max(u.bbox.left, u.valToPos(b.from, 'x', true));
+            const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(b.to, 'x', true));
+            if (x1 <= x0) continue;
+            c.fillStyle = BAND_FILL[b.phase] ?? 'rgba(0, 0, 0, 0.05)';
+            c.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
+            if (c.measureText(b.phase).width + 6 * devicePixelRatio <= x1 - x0) {
+              c.fillStyle = '#57606a';
+              c.fillText(b.phase, x0 + 3 * devicePixelRatio, u.bbox.top + 11 * devicePixelRatio);
+            }
+          }
+          c.restore();
+        },
+      ],
+    },
+  };
+}
+
+/** A uPlot gaps refiner that breaks a series' line at phase boundaries only (nulls inside a phase are
+ *  spanned: a series such as the rollouts' reward skips the update rows between its points). */
+export const phaseGaps = (gapsOf: (seriesIdx: number) => readonly [number, number][]): uPlot.Series.GapsRefiner =>
+  (u, seriesIdx) => gapsOf(seriesIdx).map(([a, b]) => [Math.round(u.valToPos(a, 'x', true)), Math.round(u.valToPos(b, 'x', true))]);
 
 /** A group of phase markers: x positions and labels, drawn as dashed lines in one colour. */
 export interface MarkerGroup {
@@ -99,7 +104,9 @@ export class RunCharts {
   readonly element: HTMLElement;
   private plots: { spec: ChartSpec; plot: uPlot; figure: HTMLElement }[] = [];
   private rows: MetricRecord[] = [];
-  private markers: [number, string][] = [];
+  private bands: { phase: string; from: number; to: number }[] = [];
+  /** Per chart and series (1-based, as uPlot counts), the x ranges where its line must break. */
+  private gaps = new Map<string, [number, number][][]>();
   private resize: ResizeObserver;
 
   constructor() {
@@ -114,10 +121,11 @@ export class RunCharts {
         height: HEIGHT,
         legend: { show: true, live: false },
         cursor: { show: true, drag: { x: false, y: false } },
-        scales: { x: { time: false, range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] }, y: { range: spec.fraction ? [0, 1] : yRange } },
-        axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48 }],
-        series: [{ label: 'row' }, ...spec.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length]!, width: 1.5, spanGaps: true, points: { show: true, size: 4 } }))],
-        plugins: [markerPlugin(() => [{ markers: this.markers, stroke: '#8c959f', fill: '#57606a' }])],
+        scales: { x: { time: false, range: (_u, _min, max) => [0, max && max > 0 ? max : 1] }, y: { range: spec.fraction ? [0, 1] : yRange } },
+        axes: [{ label: 'minutes since the run started', size: 34, labelSize: 14 }, { size: 48 }],
+        // spanGaps off so that the refiner decides: it breaks lines at phase boundaries only.
+        series: [{ label: 'x' }, ...spec.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length]!, width: 1.5, spanGaps: false, gaps: phaseGaps((k) => this.gaps.get(spec.id)?.[k - 1] ?? []), points: { show: true, size: 4 } }))],
+        plugins: [bandPlugin(() => this.bands)],
       };
       const plot = new uPlot(opts, [[], ...spec.series.map(() => [])] as uPlot.AlignedData, figure);
       // uPlot's canvas is not readable by screen readers; the figure's label summarises it.
@@ -160,7 +168,6 @@ export class RunCharts {
    * test/browser/run.test.ts). Rows that arrive meanwhile join the pass under way.
    */
   private redraw(): void {
-    this.markers = phaseMarkers(this.rows);
     for (const p of this.plots) this.stale.add(p);
     if (this.drawing) return;
     this.drawing = true;
@@ -178,17 +185,24 @@ export class RunCharts {
   private destroyed = false;
 
   private draw({ spec, plot, figure }: RunCharts['plots'][number]): void {
-    const xs = this.rows.map((_, i) => i);
-    const ys = spec.series.map((s) => this.rows.map((r) => (s.timing ? r.timing?.[s.key] : r.values[s.key]) ?? null));
-    plot.setData([xs, ...ys] as uPlot.AlignedData);
+    const { xs, label } = xAxis(this.rows);
+    this.bands = phaseBands(this.rows, xs);
+    const ys = spec.series.map((s) => seriesValues(this.rows, s));
+    this.gaps.set(spec.id, ys.map((y) => boundaryGaps(this.rows, xs, y)));
     const points = ys.reduce((a, y) => a + y.filter((v) => v !== null).length, 0);
     figure.dataset.points = String(points);
     figure.querySelector<HTMLElement>('.empty-note')!.hidden = points > 0;
+    // A chart appears once it has a value (DAPO's charts stay out of the way during cloning).
+    figure.hidden = points === 0;
+    if (points === 0) return;
+    if (plot.axes[0]!.label !== label) (plot.axes[0]!.label = label), plot.redraw(false, true);
+    plot.setData([xs, ...ys] as uPlot.AlignedData);
+    const unit = label === 'metrics row' ? 'row' : 'min';
     const last = spec.series.map((s, i) => {
       const y = ys[i]!;
       let j = y.length - 1;
       while (j >= 0 && y[j] === null) j--;
-      return j >= 0 ? `${s.label} ${num(y[j])} at row ${j}` : null;
+      return j >= 0 ? `${s.label} ${num(y[j])} at ${unit} ${num(xs[j]!)}` : null;
     }).filter(Boolean);
     figure.setAttribute('aria-label', `${spec.title}: ${last.length ? last.join('; ') : 'no values yet'}`);
   }

@@ -4,7 +4,8 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricRecord } from '../../store/types.ts';
-import { CHARTS, markerPlugin, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
+import { boundaryGaps, seriesValues } from '../chart-data.ts';
+import { CHARTS, markerPlugin, phaseGaps, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
 import { trainer } from '../client.ts';
 import { el, errorText, heading, num, runHref } from '../dom.ts';
 
@@ -40,12 +41,12 @@ function drawCharts(container: HTMLElement, sides: readonly Side[]): uPlot[] {
     for (const side of sides) {
       let n = 0;
       spec.series.forEach((s, i) => {
-        const ys = xs.map((x) => {
-          const r = side.rows[x];
-          return (r && (s.timing ? r.timing?.[s.key] : r.values[s.key])) ?? null;
-        });
+        const own = seriesValues(side.rows, s);
+        const ys = xs.map((x) => own[x] ?? null);
         n += ys.filter((v) => v !== null).length;
-        series.push({ label: `${side.name} · ${s.label}`, stroke: side.colour, dash: DASHES[i % DASHES.length], width: 1.5, spanGaps: true, points: { show: true, size: 4 } });
+        // Lines span the rows a series skips inside a phase, never a phase boundary (chart-data.ts).
+        const gaps = boundaryGaps(side.rows, side.rows.map((_, i) => i), own);
+        series.push({ label: `${side.name} · ${s.label}`, stroke: side.colour, dash: DASHES[i % DASHES.length], width: 1.5, spanGaps: false, gaps: phaseGaps(() => gaps), points: { show: true, size: 4 } });
         data.push(ys);
         const l = last(ys);
         if (l) summary.push(`${side.name} ${s.label} ${l}`);
