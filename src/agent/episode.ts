@@ -54,6 +54,9 @@ export interface EpisodeOptions {
   gate?: Gate;
   /** Where generation and sandbox work are recorded as busy intervals (timing reports). */
   timeline?: Timeline;
+  /** Asked before every turn: a truthy answer ends the live episodes as 'stopped' at once (no
+   *  grading), so that a Stop takes seconds, not the rest of a batch. */
+  shouldStop?: () => boolean;
 }
 
 /** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
@@ -147,6 +150,10 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
   await Promise.all(eps.map((ep) => start(ep, create, opts)));
 
   for (let live = eps.filter((e) => !e.end); live.length; live = live.filter((e) => !e.end)) {
+    if (opts.shouldStop?.()) {
+      for (const ep of live) ep.end = 'stopped';
+      break;
+    }
     const views: EpisodeView[] = live.map((ep) => ({
       id: ep.id,
       index: ep.index,
@@ -282,15 +289,15 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   const t0 = performance.now();
   let tests: FinalTests = { passed: [], failed: [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS], timed_out: false };
   let diff = '';
-  if (ep.sb) {
+  if (ep.sb && ep.end !== 'stopped') {
     try {
       diff = await ep.sb.diff();
       tests = await gradeFiles(task, await readRepo(ep.sb), create, opts.commandTimeoutMs);
     } catch (e) {
       ep.error ??= `grading failed: ${(e as Error).message}`;
     }
-    await ep.sb.dispose().catch(() => undefined);
   }
+  await ep.sb?.dispose().catch(() => undefined);
   const rewardMs = performance.now() - t0;
   opts.timeline?.add('sandbox', t0, t0 + rewardMs);
   // R = 1 only for a submitted episode whose tests all pass: one ended by a limit (or an error, or a replay

@@ -16,7 +16,9 @@ export type EndReason =
   /** The policy had no more turns (a replay file ran out). */
   | 'policy_exhausted'
   /** The sandbox or the policy failed; `error` says how. */
-  | 'error';
+  | 'error'
+  /** The run was stopped mid-episode (the episode is dropped, never trained on or scored). */
+  | 'stopped';
 
 export interface TurnRecord {
   /** 0-based. */

@@ -146,6 +146,7 @@ export async function benchDapo(o: DapoBenchOptions): Promise<{ result: DapoBenc
   const preset = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
   const opt = newOptimizer(ctx);
   const row = await dapoIteration(ctx, opt, { iteration: 0, optimizerStep: 0, curriculum: new Curriculum() }, 1);
+  if (!row) throw new Error('the DAPO iteration was stopped'); // the bench never asks it to stop
   for (const t of [...opt.grads.values(), ...opt.m.values(), ...opt.v.values()]) o.be.free(t);
   dispose();
   const trajectories = played();

@@ -44,6 +44,7 @@ export async function collect(
   const count = Math.ceil(specs.length / batch);
   const batchSpecs = (b: number) => specs.slice(b * batch, (b + 1) * batch).map((s, index) => ({ ...s, index }));
   for (let b = 0; b < count; b += opts.overlap ? 2 : 1) {
+    if (opts.shouldStop?.()) break; // the caller drops what it got (phases check ctx.shouldStop())
     // What runs now: batch b alone (no overlap), batches b and b + 1, or batch b split in two.
     let halves: { specs: EpisodeSpec[]; policy: Policy }[];
     if (!opts.overlap) halves = [{ specs: batchSpecs(b), policy: makePolicy(b) }];

@@ -158,6 +158,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     // No overlap: the scripted expert generates nothing for the sandbox work to hide behind, and
     // pairing batches would only double the sandboxes running at once.
     ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16, (done, total) => ctx.progress({ phase: 'base', stage: 'expert episodes', done, total }));
+    if (ctx.shouldStop()) return; // a part of the episodes: dropped (the phase starts over on resume)
     await ctx.trajectories('bc', 0, ts);
     await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   }
@@ -178,6 +179,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
       rolloutBatch(cfg, 1),
       (done, total) => ctx.progress({ phase: 'base', stage: `DAgger round ${r + 1} roll-ins`, done, total }),
     );
+    if (ctx.shouldStop()) return;
     await ctx.trajectories(`dagger${r + 1}`, 0, dts);
     const studentTurns = dts.flatMap((t) => t.turns.filter((x) => x.no_train));
     await ctx.log([{ phase: 'base', step: -1, values: { dagger_round: r + 1, dagger_pass_rate: dts.filter(solved).length / Math.max(1, dts.length), dagger_student_format_error_rate: studentTurns.filter((x) => x.format_error).length / Math.max(1, studentTurns.length), ...rolloutMetrics(dts) } }]);
@@ -199,6 +201,7 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
     const t0 = performance.now();
     ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'rft', 'policy', b), 0, cfg.rft.temperature), ctx.sandbox, { ...ctx.episodes, timeline }, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase: 'rft', stage: 'rollouts', done, total }));
     const rolloutS = (performance.now() - t0) / 1000;
+    if (ctx.shouldStop()) return; // a part of the rollouts: dropped
     await ctx.trajectories('rft', 0, ts);
     await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: ts.filter(solved).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
   }
@@ -231,8 +234,9 @@ export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: re
   return { tasks, trajectories };
 }
 
-/** One DAPO iteration (stage 1 or 2): groups, dynamic sampling, mini-batch updates; returns metrics. */
-export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord> {
+/** One DAPO iteration (stage 1 or 2): groups, dynamic sampling, mini-batch updates; returns metrics,
+ *  or null when the run was stopped during its rollouts (nothing recorded, nothing trained). */
+export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord | null> {
   const { cfg } = ctx;
   const it = st.iteration, G = cfg.dapo.groupSize, target = cfg.dapo.tasksPerIteration;
   let pool = [...ctx.train];
@@ -266,6 +270,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     { enabled: cfg.dapo.filterGroups, mode: cfg.dapo.filterMode as 'refill' | 'shrink', maxRounds: cfg.dapo.maxGenBatches },
   );
   const rolloutS = (performance.now() - t0) / 1000;
+  if (ctx.shouldStop()) return null;
   for (const t of generated) st.curriculum.record(t.task_id, solved(t));
   await ctx.trajectories(`dapo${stage === 2 ? '2' : ''}`, it, generated);
   // Episodes with their group advantage; mini-batches in a fixed order.

@@ -151,7 +151,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const stop = () => env.events?.shouldStop?.() ?? false;
   const ctx: PhaseContext<T> = {
     cfg, be: env.be, model, tokenizer, stopIds, sandbox: cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox, train: env.train, test: env.test,
-    episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
+    episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer), shouldStop: stop }),
     async log(r) {
       const elapsed_s = (performance.now() - started) / 1000;
       r = r.map((m) => ({ ...m, timing: { ...m.timing, elapsed_s } }));
@@ -221,6 +221,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
         if (stop()) break;
         const stage = dst.iteration < cfg.dapo.iterations ? 1 : 2;
         const row = await dapoIteration(ctx, opt, dst, stage);
+        if (!row) break; // stopped during its rollouts
         await ctx.log([row]);
         ctx.progress({ phase: 'dapo', stage: 'iterations', done: dst.iteration + 1, total });
         opt.step = dst.optimizerStep;
@@ -234,6 +235,11 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
       return result;
     }
     const ev = await evaluate(ctx, phase);
+    if (stop()) {
+      // Stopped during the evaluation: its partial episodes are dropped; resume evaluates again.
+      result.stopped = true;
+      return result;
+    }
     await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
     rows.push(row);

@@ -46,6 +46,16 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     expect(small.end_reason).toBe('context_limit'); // the prompt alone fills it
     expect(small.turns).toHaveLength(0);
   });
+  it('a stop request ends every live episode before its next turn, as stopped and ungraded', async () => {
+    let turns = 0, sandboxes = 0;
+    const counting: SandboxFactory = async (files) => (sandboxes++, memory(files)); // grading opens one more per episode
+    const views = Array(10).fill(turn({ name: 'view', path: 'src/clamp.js' }));
+    const ts = await runEpisodes([0, 1, 2].map((seed) => ({ task, seed })), new ReplayPolicy(views), counting, opts({ maxTurns: 12, onTurn: () => void turns++, shouldStop: () => turns >= 6 }));
+    // Two turns of three episodes, then nothing: no third turn, no grading run.
+    expect(ts.map((t) => [t.end_reason, t.turns.length])).toEqual([['stopped', 2], ['stopped', 2], ['stopped', 2]]);
+    expect(sandboxes).toBe(3);
+    expect(ts[0]!.tests.passed).toEqual([]);
+  });
   it('opens with the full system prompt by default and the one-line one with systemPrompt = brief', async () => {
     const view = [turn({ name: 'view', path: 'src/clamp.js' })];
     const one = { maxTurns: 1, reward: { ...base.reward, lengthPenalty: false } };

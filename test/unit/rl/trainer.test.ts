@@ -82,4 +82,30 @@ describe('trainer', () => {
     expect(b2.metrics).toEqual(a.metrics);
     expect(readFileSync(join(b2.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(a.dir, 'weights', 'base', 'model.safetensors')));
   }, 600_000);
+
+  it('stopped during RFT rollouts, it drops the partial batch, keeps the last checkpoint whole, and resumes to the same end', async () => {
+    const rft = resolveConfig({
+      'model.preset': 'nano', seed: 7, 'run.phases': 'base,rft', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
+      'reward.lengthThreshold': 2, 'bc.episodes': 2, 'bc.epochs': 1, 'rft.samplesPerTask': 2, 'agent.rolloutBatch': 2, 'eval.samples': 1,
+    });
+    const go = async (stop: boolean, dir = mkdtempSync(join(tmpdir(), 'webswe-rft-'))) => {
+      const store = await FileRunStore.open(dir);
+      let rolled = 0;
+      const r = await train(rft, {
+        be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
+        events: { progress: (p) => p.phase === 'rft' && p.stage === 'rollouts' && (rolled = p.done), shouldStop: () => stop && rolled >= 2 },
+      });
+      return { r, dir, store, metrics: (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values })) };
+    };
+    const a = await go(false);
+    expect(a.r.phases.map((p) => p.phase)).toEqual(['base', 'rft']);
+    const b1 = await go(true);
+    expect(b1.r.stopped).toBe(true);
+    // The first batch of rollouts was played, the stop came before the second: nothing of RFT is kept.
+    expect((await b1.store.listTrajectorySteps()).map((s) => s.phase)).not.toContain('rft');
+    expect(b1.metrics.some((m) => m.phase === 'rft')).toBe(false);
+    expect((await b1.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: 0, done: ['base'] });
+    const b2 = await go(false, b1.dir);
+    expect(b2.metrics).toEqual(a.metrics);
+  }, 600_000);
 });
