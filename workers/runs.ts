@@ -292,13 +292,13 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
     async pauseRun() {
       if (!active) throw new Error('no run is training in this tab');
       active.stopReason ??= 'pause';
-      emit({ type: 'log', run: active.name, message: 'pausing at the next step boundary (the run resumes from its last checkpoint)' });
+      emit({ type: 'log', run: active.name, message: 'pausing after the current turn (the run resumes from its last checkpoint)' });
     },
 
     async stopRun() {
       if (!active) throw new Error('no run is training in this tab');
       active.stopReason = 'stop';
-      emit({ type: 'log', run: active.name, message: 'stopping at the next step boundary' });
+      emit({ type: 'log', run: active.name, message: 'stopping after the current turn' });
     },
 
     async listRuns() {

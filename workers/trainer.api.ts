@@ -119,9 +119,9 @@ export interface TrainerApi {
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
   /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */
   loseDeviceForTest(): Promise<void>;
-  /** Stop at the next step boundary; the run stays resumable from its last checkpoint. */
+  /** Stop after the current turn (a partial batch is dropped); the run stays resumable from its last checkpoint. */
   pauseRun(): Promise<void>;
-  /** Stop at the next step boundary and mark the run stopped (still resumable). */
+  /** Stop after the current turn and mark the run stopped (still resumable). */
   stopRun(): Promise<void>;
   listRuns(): Promise<RunSummary[]>;
   getRun(name: string): Promise<RunSummary | null>;

@@ -187,7 +187,7 @@ export function registerTrain(program: Command): void {
         const onSignal = () => {
           if (stopping) process.exit(130);
           stopping = true;
-          process.stderr.write(`\nwebswe: stopping at the next step boundary and writing a checkpoint (Ctrl-C again to quit now); continue with --resume ${dir}\n`);
+          process.stderr.write(`\nwebswe: stopping after the current turn and writing a checkpoint (Ctrl-C again to quit now); continue with --resume ${dir}\n`);
         };
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);

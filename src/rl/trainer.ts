@@ -40,7 +40,7 @@ export interface PhaseRow {
 export interface TrainerEvents {
   progress?(p: Progress): void;
   metrics?(rows: MetricRecord[]): void;
-  /** Asked between steps: stop at the next step boundary (the run stays resumable). */
+  /** Asked before every turn and step: stop there (a partial batch is dropped; the run stays resumable). */
   shouldStop?(): boolean;
 }
 

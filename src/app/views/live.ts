@@ -101,6 +101,11 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       checkpoint.textContent = `Last checkpoint: ${where(ck)} (phases done: ${ck.done.join(', ') || 'none'}; ${ck.metricsCount} metrics rows; ${(ck.bytes / 1024).toFixed(0)} KiB), ${when(ck.at)}.`;
     }
     if (s !== 'running') {
+      // The request's "…ing" line gives way to what happened once the run has stopped or paused.
+      if (log.dataset.pending) {
+        log.textContent = s === 'paused' ? 'Paused.' : s === 'stopped' ? 'Stopped.' : '';
+        delete log.dataset.pending;
+      }
       bar.max = 1;
       bar.value = s === 'done' ? 1 : 0;
       if (s !== 'done') progressText.textContent = 'Not training.';
@@ -192,12 +197,14 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       }
     });
   act(pause, async () => {
+    log.dataset.pending = 'pause';
+    log.textContent = 'Pausing after the current turn…';
     await trainer.pauseRun();
-    log.textContent = 'Pausing at the next step boundary…';
   });
   act(stop, async () => {
+    log.dataset.pending = 'stop';
+    log.textContent = 'Stopping after the current turn…';
     await trainer.stopRun();
-    log.textContent = 'Stopping at the next step boundary…';
   });
   act(resume, async () => {
     error.hidden = true;
