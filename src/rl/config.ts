@@ -31,6 +31,7 @@ export const FIELDS: readonly FieldSpec[] = [
   f('tasks.test', 'string', 'public/tasks/test.jsonl', 'held-out task file (shares no library with train)'),
   f('tasks.maxTrain', 'int', 0, 'use only the N shortest training tasks (0: all); shortest = fewest characters of source', { min: 0, max: 1e6 }),
   f('tasks.maxTest', 'int', 0, 'evaluate on the N shortest test tasks (0: all)', { min: 0, max: 1e6 }),
+  f('tasks.cloneShare', 'number', 1, "share of the training repositories (functions) behaviour cloning sees; RFT and DAPO draw from the others, code the base never cloned (1: every phase uses every training task)", { min: 0.05, max: 1 }),
   f('tasks.select', 'string', 'shortest', 'which N tasks tasks.maxTrain/maxTest keep: shortest (fewest characters) or spread (seeded; one task of every repository before a second of any, so N tasks cover as many functions as they can)', { choices: ['shortest', 'spread'] }),
   f('tasks.difficulty', 'string', 'any', 'difficulty tiers used: any, easy (one bug), hard (two), or token (levels 0 and 1: the one-bug tasks whose fix is one token that occurs once in its file, `sub OLD NEW`; the lowest rung)', { choices: ['any', 'easy', 'hard', 'token'] }),
 

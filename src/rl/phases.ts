@@ -70,6 +70,20 @@ export interface SftResume {
   adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
 }
 
+/**
+ * The training tasks a phase draws from. With tasks.cloneShare < 1 the training repositories are split
+ * by a seeded hash: cloning sees that share of them, RFT and DAPO the rest, so that what RL reinforces
+ * is what works on code the model never imitated (the held-out condition), not a remembered fix.
+ */
+export function phaseTasks<T extends Tensor>(ctx: PhaseContext<T>, use: 'clone' | 'rl'): readonly Task[] {
+  const share = ctx.cfg.tasks.cloneShare as number;
+  if (share >= 1) return ctx.train;
+  const cloned = (repo: string) => new Rng(seedFor(ctx.cfg.seed, 'clone-share', repo)).next() < share;
+  const out = ctx.train.filter((t) => cloned(t.repo) === (use === 'clone'));
+  if (!out.length) throw new Error(`tasks.cloneShare ${share} leaves no training task for ${use === 'clone' ? 'cloning' : 'RFT and DAPO'}: ${ctx.train.length} tasks from ${new Set(ctx.train.map((t) => t.repo)).size} repositories`);
+  return out;
+}
+
 /** What trains: under LoRA only the adapters (frozen weights get no gradient buffer), else every weight. */
 export const trainableParams = <T extends Tensor>(model: PhaseContext<T>['model']): Map<string, T> =>
   new Map([...model.params].filter(([n]) => !model.lora || n.includes('.lora_')));
@@ -149,7 +163,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
 export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
   const { cfg } = ctx;
-  const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
+  const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
   const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle, editCommand: cfg.agent.editCommand as EditCommandKind, guesses: cfg.bc.expertGuesses });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
@@ -167,7 +181,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand as EditCommandKind;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
-    const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...ctx.train]);
+    const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
     const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
     const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
     const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle as ExpertStyle);
@@ -192,7 +206,8 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
 export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
   const { cfg } = ctx;
   const K = cfg.rft.samplesPerTask;
-  const pool = cfg.rft.tasks > 0 ? new Rng(seedFor(cfg.seed, 'rft', 'tasks')).shuffle([...ctx.train]).slice(0, cfg.rft.tasks) : ctx.train;
+  const all = phaseTasks(ctx, 'rl');
+  const pool = cfg.rft.tasks > 0 ? new Rng(seedFor(cfg.seed, 'rft', 'tasks')).shuffle([...all]).slice(0, cfg.rft.tasks) : all;
   const specs = pool.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
   // A resumed phase reads its rollouts back: they were played by the weights the phase began with.
   let ts = ctx.resume?.phase === 'rft' ? ((await ctx.readTrajectories?.('rft', 0)) ?? []) : [];
@@ -239,7 +254,7 @@ export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: re
 export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord | null> {
   const { cfg } = ctx;
   const it = st.iteration, G = cfg.dapo.groupSize, target = cfg.dapo.tasksPerIteration;
-  let pool = [...ctx.train];
+  let pool = [...phaseTasks(ctx, 'rl')];
   if (cfg.dapo.pool === 'solved') {
     // Tasks with reward variance so far (LILO: learning goes where p(1 − p) is large).
     const open = pool.filter((t) => {
