@@ -1,6 +1,6 @@
 // The backend a browser run trains on, by the CLI's rule (src/cli/backend.ts): WebGPU on a hardware
 // adapter; the CPU backend where the only adapter is a software fallback (SwiftShader), on which the
-// plain JS references are ~20× faster than WGSL for the small presets, or where there is no WebGPU.
+// fast CPU backend is several times faster than WGSL for the small presets, or where there is no WebGPU.
 // Also: the memory budget of that backend (src/rl/fit.ts), and the test-only way to lose the device.
 import type { GpuContext } from '../src/gpu/context.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';

@@ -25,6 +25,7 @@ import { loadTasks } from './tasks.ts';
 import type { TaskSelection } from '../src/tasks/select.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
 import type { OpenedBackend } from './backend.ts';
+import { episodeFollower } from './follow.ts';
 
 /** Refuse a run that will not fit the backend it would train on, with the planner's numbers. A pretrained
  *  model (a cached one, idb:models/…) is sized from its config.json in the Model view (model-fit.ts). */
@@ -34,7 +35,7 @@ function checkMemory(cfg: RunConfig, budget: MemoryBudget): void {
   if (!fit.ok) throw new ConfigError(fit.message);
 }
 
-type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul' | 'memoryBudget' | 'loseDeviceForTest'>;
+type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul' | 'memoryBudget' | 'estimateRun' | 'loseDeviceForTest'>;
 
 interface Active {
   name: string;
@@ -182,6 +183,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       let rows = store.metricsCount;
       store.onCheckpoint = (checkpoint) => emit({ type: 'checkpoint', run: name, checkpoint });
       const fenced = fencedStore(store, () => (run.halted ? `run "${name}" was paused: ${run.halted.error.message}` : null));
+      const follow = episodeFollower(name, (e) => !run.halted && emit(e));
       const r = await train(cfg, {
         be: be.be, sandbox, store: fenced, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}),
         events: {
@@ -197,6 +199,8 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
             rows += m.length;
           },
           shouldStop: () => run.stopReason !== null || run.halted !== undefined,
+          turn: follow.turn,
+          episodeEnd: follow.end,
         },
       });
       if (run.halted) return;

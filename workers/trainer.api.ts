@@ -8,6 +8,7 @@ import type { Progress } from '../src/rl/phases.ts';
 import type { PhaseRow } from '../src/rl/trainer.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
 import type { MemoryBudget } from '../src/rl/fit.ts';
+import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
@@ -47,6 +48,16 @@ export const BROWSER_DEFAULTS: Readonly<Record<string, ConfigValue>> = Object.fr
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 
+/** A run's duration on this device, measured and priced (workers/estimate.ts). */
+export interface DeviceEstimate extends RunEstimate {
+  preset: string;
+  /** The backend measured, as a run page names it. */
+  backend: string;
+  rates: DeviceRates;
+  /** Seconds the measurement itself took. */
+  measuredInS: number;
+}
+
 export interface StartRunRequest {
   /** Unique in this browser; default "<preset>-seed<seed>-<time>". */
   name?: string;
@@ -66,7 +77,19 @@ export type RunEvent =
   | { type: 'progress'; run: string; progress: Progress; at: number }
   | { type: 'metrics'; run: string; rows: MetricRecord[]; from: number }
   | { type: 'checkpoint'; run: string; checkpoint: NonNullable<RunRecord['checkpoint']> }
-  | { type: 'log'; run: string; message: string };
+  | { type: 'log'; run: string; message: string }
+  /** A turn of the episode the worker follows (workers/follow.ts): one at a time, from its first turn. */
+  | { type: 'turn'; run: string; episode: string; task: string; playing: string; turn: EpisodeTurn }
+  | { type: 'episode-end'; run: string; episode: string; task: string; playing: string; endReason: string; solved: boolean; reward: number };
+
+/** A turn as the live view shows it (text and observation cut to a readable size). */
+export interface EpisodeTurn {
+  index: number;
+  text: string;
+  observation: string;
+  status: string;
+  formatError: string | null;
+}
 
 export type RunListener = (e: RunEvent) => void;
 
@@ -115,6 +138,9 @@ export interface TrainerApi {
   /** The page's sandboxes of `kind`, given once as the page loads (src/app/client.ts): runs whose
    *  agent.sandbox is `kind` run their episodes there, and are refused when `provider.ready()` fails. */
   provideSandbox(kind: PageSandboxKind, provider: PageSandboxProvider): Promise<void>;
+  /** How long a run of `preset` would take here: a few seconds of measurement on the backend `backend`
+   *  would open and in the worker sandbox, priced over the preset's config (workers/estimate.ts). */
+  estimateRun(preset: string, backend: BackendChoice): Promise<DeviceEstimate>;
   /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
   /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */

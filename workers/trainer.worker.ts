@@ -7,6 +7,7 @@ import { limitsRecord } from '../src/gpu/device.ts';
 import { WebGpuBackend } from '../src/ops/webgpu.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
 import { destroyDeviceForTest, memoryBudget, openBackend } from './backend.ts';
+import { estimateOnDevice } from './estimate.ts';
 import { exportApi } from './export.ts';
 import { modelApi } from './models.ts';
 import { runManager } from './runs.ts';
@@ -42,6 +43,7 @@ const api: WorkerApi = {
   },
   ...runManager((choice) => openBackend(choice, context)),
   memoryBudget: (choice) => memoryBudget(choice, context),
+  estimateRun: (preset, choice) => estimateOnDevice(preset, choice, (c) => openBackend(c, context)),
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),
   ...modelApi(context),

@@ -46,6 +46,8 @@ export interface EpisodeOptions {
   testReport?: TestReport;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
+  /** Progress: called when an episode has ended and been graded. */
+  onEnd?: (episode: { id: string; task_id: string }, t: Trajectory) => void;
   /** For rl/collect.ts: run batches two at a time (a lone one in two halves), taking turns at the
    *  policy, so that sandbox work overlaps generation (same trajectories either way). runEpisodes
    *  itself ignores it. */
@@ -326,5 +328,6 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   };
   if (ep.tokens) t.tokens = ep.tokens.toArrays();
   if (ep.error) t.error = ep.error;
+  opts.onEnd?.({ id: ep.id, task_id: task.instance_id }, t);
   return t;
 }

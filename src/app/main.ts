@@ -1,4 +1,4 @@
-// The page: a hash router over the views (runs, new run, live run, trajectories, tasks, compare, model) and the WebGPU
+// The page: a hash router over the views (start: the first screen; runs, new run, live run, trajectories, tasks, compare, model) and the WebGPU
 // section the trainer worker reports. Exposes the worker API as `window.webswe` for the browser tests.
 import { ENABLE_WEBGPU_HELP } from '../gpu/adapter.browser.ts';
 import type { FileMap, Sandbox, SandboxOptions } from '../sandbox/types.ts';
@@ -9,6 +9,7 @@ import { renderGpuInfo } from './gpu-info.ts';
 import { renderLive } from './views/live.ts';
 import { renderNewRun } from './views/new-run.ts';
 import { renderRuns } from './views/runs.ts';
+import { renderStart } from './views/start.ts';
 import { renderCompare } from './views/compare.ts';
 import { renderModel } from './views/model.ts';
 import { renderTask, renderTaskList } from './views/tasks.ts';
@@ -38,6 +39,7 @@ type View = (root: HTMLElement) => () => void;
 /** '#/run/a%2Fb/trajectories/dapo/3' → the view that renders it. */
 function route(hash: string): { view: View; nav: string } {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0 || parts[0] === 'start') return { view: renderStart, nav: 'start' };
   if (parts[0] === 'new') return { view: renderNewRun, nav: 'new' };
   if (parts[0] === 'model') return { view: renderModel, nav: 'model' };
   if (parts[0] === 'tasks') {
@@ -63,6 +65,7 @@ function route(hash: string): { view: View; nav: string } {
 function start(): void {
   const root = document.getElementById('app')!;
   const nav = el('nav', { 'aria-label': 'main' },
+    el('a', { href: '#/start', 'data-nav': 'start' }, 'Start'), ' ',
     el('a', { href: '#/runs', 'data-nav': 'runs' }, 'Runs'), ' ',
     el('a', { href: '#/new', 'data-nav': 'new' }, 'New run'), ' ',
     el('a', { href: '#/tasks', 'data-nav': 'tasks' }, 'Tasks'), ' ',

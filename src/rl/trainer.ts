@@ -20,7 +20,7 @@ import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
-import type { Trajectory } from '../agent/trajectory.ts';
+import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { RunConfig } from './config.ts';
@@ -42,6 +42,11 @@ export interface TrainerEvents {
   metrics?(rows: MetricRecord[]): void;
   /** Asked before every turn and step: stop there (a partial batch is dropped; the run stays resumable). */
   shouldStop?(): boolean;
+  /** Each turn of every episode as it is played (the live view follows one), with what plays it:
+   *  `expert` (cloning), `rft`, `dapo`, or `eval-<phase>`. */
+  turn?(e: { episode: string; task: string; playing: string; turn: TurnRecord }): void;
+  /** An episode has ended and been graded. */
+  episodeEnd?(e: { episode: string; task: string; playing: string; endReason: string; solved: boolean; reward: number }): void;
 }
 
 export interface TrainerEnv<T extends Tensor> {
@@ -149,9 +154,15 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   let metricsCount = state.metricsCount;
   const rows = (state.extra.results as PhaseRow[] | undefined) ?? [];
   const stop = () => env.events?.shouldStop?.() ?? false;
+  /** Who plays the episodes now, for the turn events: expert, rft, dapo or eval-<phase>. */
+  let playing = 'expert';
   const ctx: PhaseContext<T> = {
     cfg, be: env.be, model, tokenizer, stopIds, sandbox: cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox, train: env.train, test: env.test,
-    episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer), shouldStop: stop }),
+    episodes: episodeOptions(cfg, {
+      tokenizer, chatFormat: chatFormatFor(tokenizer), shouldStop: stop,
+      ...(env.events?.turn ? { onTurn: (ep, turn) => env.events!.turn!({ episode: ep.id, task: ep.task_id, playing, turn }) } : {}),
+      ...(env.events?.episodeEnd ? { onEnd: (ep, t) => env.events!.episodeEnd!({ episode: ep.id, task: ep.task_id, playing, endReason: t.end_reason, solved: t.reward.tests === 1, reward: t.reward.total }) } : {}),
+    }),
     async log(r) {
       const elapsed_s = (performance.now() - started) / 1000;
       r = r.map((m) => ({ ...m, timing: { ...m.timing, elapsed_s } }));
@@ -192,6 +203,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     if (state.done.includes(phase)) continue;
     const t0 = performance.now();
     const resumeStep = state.phase === phase ? state.step : 0;
+    playing = phase === 'base' ? 'expert' : phase;
     // Cloning and RFT resume inside the phase when their checkpoint was written there (extra.sft).
     ctx.resume = state.phase === phase && state.extra.sft && ck && (phase === 'base' || phase === 'rft')
       ? { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}) }
@@ -234,6 +246,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
       result.stopped = true;
       return result;
     }
+    playing = `eval-${phase}`;
     const ev = await evaluate(ctx, phase);
     if (stop()) {
       // Stopped during the evaluation: its partial episodes are dropped; resume evaluates again.

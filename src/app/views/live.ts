@@ -10,6 +10,7 @@ import { RunCharts } from '../charts.ts';
 import { onRunEvent, trainer } from '../client.ts';
 import { checkpointWhere, duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
 import { storageUsage } from '../storage.ts';
+import { nowPlaying } from './now-playing.ts';
 
 /** Stage ETA from the rate since the stage began. */
 class Eta {
@@ -50,6 +51,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   const count = el('p', { id: 'metric-count', 'data-count': 0 }, '0 metrics rows');
   const results = el('table', { id: 'run-results', 'aria-label': 'evaluation after each phase' });
   const charts = new RunCharts();
+  const playing = nowPlaying();
   const storage = storageUsage();
   root.append(
     h,
@@ -57,6 +59,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     el('div', { class: 'controls', role: 'group', 'aria-label': 'run controls' }, pause, resume, stop, el('a', { href: runHref(name, 'trajectories'), id: 'open-trajectories' }, 'Trajectories')),
     error,
     el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint, storage.element),
+    playing.element,
     el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, charts.element),
     el('section', { 'aria-labelledby': 'results-heading' }, el('h3', { id: 'results-heading' }, 'Evaluation'), results),
   );
@@ -157,7 +160,8 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     if (e.run !== name || closed) return;
     if (!run && e.type !== 'metrics' && e.type !== 'progress') missed = true;
     if (run && !run.backend && !refreshing && e.type !== 'status') void refreshRecord();
-    if (e.type === 'metrics') {
+    if (e.type === 'turn' || e.type === 'episode-end') playing.onEvent(e);
+    else if (e.type === 'metrics') {
       if (charts.append(e.rows, e.from)) {
         rows.push(...e.rows);
         renderRows();
@@ -259,6 +263,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     closed = true;
     clearTimeout(poll);
     unsubscribe();
+    playing.destroy();
     charts.destroy();
   };
 }

@@ -1,0 +1,68 @@
+// The first screen: what webswe is, one button that starts the run that learns on this device (the
+// micro preset, on the backend `auto` picks: WebGPU on a hardware adapter, else the CPU backend), how
+// long it will take here (a few seconds of measurement in the trainer worker, workers/estimate.ts, not
+// a constant), and what the user will see. The full form stays one link away ("Advanced").
+import type { DeviceEstimate } from '../../../workers/trainer.api.ts';
+import { trainer } from '../client.ts';
+import { duration, el, errorText, heading, runHref } from '../dom.ts';
+import { askPersistence } from '../storage.ts';
+
+/** The run the first screen starts: the preset the learning work established (src/rl/presets.ts). */
+export const START_PRESET = 'micro';
+
+export function renderStart(root: HTMLElement): () => void {
+  const estimate = el('p', { id: 'start-estimate', 'aria-live': 'polite', 'data-seconds': '' }, 'Measuring this device for a few seconds to say how long the run takes here…');
+  const parts = el('ul', { id: 'start-estimate-parts', class: 'inline-list' });
+  const button = el('button', { type: 'button', id: 'start-learning', class: 'primary' }, 'Start the run that learns');
+  const error = el('div', { class: 'error', role: 'alert', hidden: true });
+  root.append(
+    heading('Watch an agent learn to fix bugs'),
+    el('p', { class: 'lede' },
+      'webswe trains a small language-model agent to fix one-token bugs in short JavaScript functions, with the tests as its only reward: ',
+      'it first imitates a scripted expert (base), then keeps its own successful episodes (RFT), then learns from its own attempts by reinforcement (DAPO). ',
+      'Everything runs in this tab: the model on your GPU or CPU, each repository in a sandbox worker.'),
+    el('section', { 'aria-labelledby': 'start-run-heading' },
+      el('h3', { id: 'start-run-heading' }, 'The run'),
+      estimate, parts,
+      el('div', { class: 'controls' }, button, el('a', { href: '#/new', id: 'start-advanced' }, 'Advanced: every setting')),
+      error),
+    el('section', { 'aria-labelledby': 'start-see-heading' },
+      el('h3', { id: 'start-see-heading' }, 'What you will see'),
+      el('ul', {},
+        el('li', {}, 'The episode being played, turn by turn: the command the agent writes, what the sandbox answers, and whether the tests pass at the end.'),
+        el('li', {}, 'Curves over time: reward, pass rate of the rollouts, loss, entropy and the clipping of the DAPO update, with the phases as bands.'),
+        el('li', {}, 'After each phase, pass@1 on held-out functions the agent never trained on: the number that says whether it learned.'),
+        el('li', {}, 'Every episode afterwards in Trajectories; Stop keeps a checkpoint, and Resume continues from it.'))),
+  );
+
+  let closed = false;
+  void trainer.estimateRun(START_PRESET, 'auto').then(
+    (e: DeviceEstimate) => {
+      if (closed) return;
+      estimate.dataset.seconds = String(Math.round(e.totalS));
+      estimate.textContent = `The ${e.preset} run takes about ${duration(e.totalS)} on this device (${e.backend}), measured in ${e.measuredInS.toFixed(1)} s.`;
+      parts.replaceChildren(...e.parts.map((p) => el('li', {}, `${p.name}: ${duration(p.seconds)}`)));
+    },
+    (e: unknown) => {
+      if (closed) return;
+      estimate.textContent = `Could not measure this device: ${errorText(e)}. The run still starts; its progress shows the time left.`;
+    },
+  );
+
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    error.hidden = true;
+    try {
+      const persisted = await askPersistence();
+      const run = await trainer.startRun({ preset: START_PRESET, overrides: {}, backend: 'auto', persisted });
+      location.hash = runHref(run.name);
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = errorText(e);
+      button.disabled = false;
+    }
+  });
+  return () => {
+    closed = true;
+  };
+}

@@ -1,0 +1,42 @@
+// The first screen's duration: a few seconds of measurement on this device (the backend a run would
+// open, the worker sandbox it would play episodes in), priced by src/rl/estimate.ts over the config.
+// Rates: two training steps at the cloning batch (the first compiles, the second is timed), a batched
+// prefill and a few decode steps at the rollout batch, and a test run of a bundled task (timed the
+// second time: the first loads the sandbox).
+import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
+import { benchGenerate, benchTrain } from '../src/bench/model.ts';
+import { MODEL_PRESETS } from '../src/model/presets.ts';
+import { resolveConfig } from '../src/rl/config.ts';
+import { estimateRun } from '../src/rl/estimate.ts';
+import { RUN_PRESETS } from '../src/rl/presets.ts';
+import type { OpenedBackend } from './backend.ts';
+import { loadTasks } from './tasks.ts';
+import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate } from './trainer.api.ts';
+
+export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice) => Promise<OpenedBackend>): Promise<DeviceEstimate> {
+  const t0 = performance.now();
+  const run = RUN_PRESETS[preset];
+  if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
+  const cfg = resolveConfig(run.overrides, BROWSER_DEFAULTS);
+  const model = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
+  if (!model) throw new Error(`the run preset "${preset}" starts from a pretrained model; only from-scratch presets are estimated`);
+  const be = await open(choice);
+  const b = { name: be.name, be: be.be };
+  const train = await benchTrain(b, model, { B: cfg.bc.batchEpisodes as number, T: 384, steps: 1 });
+  const G = Math.max(1, cfg.agent.rolloutBatch as number), D = 8;
+  const [prefill, decode] = await benchGenerate(b, model, { G, P: 100, D });
+  const genTokensPerS = (G * D) / ((prefill!.ms + decode!.ms) / 1000);
+  const [task] = await loadTasks(cfg.tasks.test as string, 1, cfg.tasks.difficulty as string);
+  const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs as number });
+  let testRunS = 0;
+  try {
+    await sb.runTests(task!.test_files);
+    const t1 = performance.now();
+    await sb.runTests(task!.test_files);
+    testRunS = (performance.now() - t1) / 1000;
+  } finally {
+    await sb.dispose();
+  }
+  const rates = { trainTokensPerS: train.tokens_per_s, genTokensPerS, testRunS };
+  return { ...estimateRun(cfg, rates), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
+}
