@@ -129,7 +129,7 @@ export function renderTrajectory(t: Trajectory, opts: { system?: boolean } = {})
   out.push(
     `═══ ${t.end_reason} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''} · reward ${+r.total.toFixed(4)} (${parts.join(', ')}) ═══`,
     `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}`,
-    `context: ${t.context_used} ${t.budget_unit}, of which ${t.action_tokens} in assistant turns · ${secs(t.timing.total_ms)} (policy ${secs(t.timing.policy_ms)}, sandbox ${secs(t.timing.sandbox_ms)}, grading ${secs(t.timing.reward_ms)})`,
+    `context: ${t.context_used} ${t.budget_unit === 'chars/4' ? 'tokens, estimated as characters / 4 (no tokenizer)' : 'tokens'}, of which ${t.action_tokens} in assistant turns · ${secs(t.timing.total_ms)} (policy ${secs(t.timing.policy_ms)}, sandbox ${secs(t.timing.sandbox_ms)}, grading ${secs(t.timing.reward_ms)})`,
     '── final diff ──',
     t.final_diff.trimEnd() || '(no changes)',
   );

@@ -83,7 +83,13 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
     expect(await count()).toBe(test.length);
     await page.goto(`${baseUrl}#/tasks/test/${encodeURIComponent(task.instance_id)}`);
     await page.waitForSelector('#task-issue', { timeout: 60_000 });
-    expect(await page.textContent('#task-issue')).toBe(task.problem_statement);
+    // The issue is Markdown, rendered: its `code` spans are code elements, its words all there.
+    const issue = (await page.textContent('#task-issue')) ?? '';
+    for (const w of task.problem_statement.replace(/[`*#]/g, ' ').split(/\s+/).filter((x) => /^\w{4,}$/.test(x))) expect(issue).toContain(w);
+    const spans = (task.problem_statement.match(/`[^`\n]+`/g) ?? []).length;
+    expect(spans).toBeGreaterThan(0);
+    expect(await page.locator('#task-issue code').count()).toBeGreaterThanOrEqual(spans);
+    expect(issue).not.toContain('`');
     const files = await page.$$eval('#task-files li', (lis) => lis.map((li) => [li.getAttribute('data-path'), li.getAttribute('data-test-file')]));
     expect(files.map(([p]) => p)).toEqual(Object.keys(task.files).sort());
     expect(files.filter(([, t]) => t === 'true').map(([p]) => p).sort()).toEqual([...task.test_files].sort());
@@ -94,6 +100,19 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
     const added = task.patch.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).length;
     expect(await page.locator('#task-patch .diff-del').count()).toBe(removed);
     expect(await page.locator('#task-patch .diff-add').count()).toBe(added);
+  });
+
+  it("renders an imported task's Markdown with its HTML sanitised: no script, handler or frame survives", async () => {
+    const evil = { ...task, instance_id: 'evil__1', problem_statement: '**bold** `code`\n\n<img src="x" onerror="window.pwned = 1"><script>window.pwned = 2</script><iframe src="about:blank"></iframe><a href="javascript:alert(1)">link</a>' };
+    await page.evaluate((text) => (window as any).webswe.trainer.importTaskSet('evil', text), JSON.stringify(evil) + '\n');
+    await page.goto(`${baseUrl}#/tasks/${encodeURIComponent('idb:tasks/evil')}/evil__1`);
+    await page.waitForSelector('#task-issue strong', { timeout: 60_000 });
+    await page.waitForTimeout(200);
+    const html = await page.innerHTML('#task-issue');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<code>code</code>');
+    expect(html).not.toMatch(/onerror|<script|<iframe|javascript:/);
+    expect(await page.evaluate(() => (window as any).pwned ?? null)).toBeNull();
   });
 
   it('runs the base files in the worker sandbox: the FAIL_TO_PASS tests fail, the PASS_TO_PASS ones pass', async () => {

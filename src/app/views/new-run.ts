@@ -36,12 +36,21 @@ function input(spec: FieldSpec, describedBy: string): HTMLInputElement | HTMLSel
 
 function setValue(e: HTMLInputElement | HTMLSelectElement, v: ConfigValue): void {
   if (e instanceof HTMLInputElement && e.type === 'checkbox') e.checked = v === true;
-  else e.value = String(v);
+  else if (typeof v === 'number' && String(v).length > 10) {
+    // 2/3 shows as 0.666667; the exact value stays behind it while the field reads so.
+    e.value = String(+v.toPrecision(6));
+    e.dataset.exact = String(v);
+    e.dataset.shown = e.value;
+  } else {
+    e.value = String(v);
+    delete e.dataset.exact;
+  }
 }
 
 function readValue(spec: FieldSpec, e: HTMLInputElement | HTMLSelectElement): ConfigValue {
   if (spec.type === 'bool') return (e as HTMLInputElement).checked;
   if (spec.type === 'string') return e.value;
+  if (e.dataset.exact !== undefined && e.value === e.dataset.shown) return Number(e.dataset.exact);
   // An empty or malformed number stays a string, and resolveConfig names the field.
   return e.value.trim() === '' || !Number.isFinite(Number(e.value)) ? e.value : Number(e.value);
 }

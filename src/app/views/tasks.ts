@@ -5,6 +5,7 @@
 import type { RunResult } from '../../sandbox/types.ts';
 import type { Task } from '../../tasks/schema.ts';
 import { trainer } from '../client.ts';
+import { setMarkdown } from '../markdown.ts';
 import { el, errorText, heading } from '../dom.ts';
 import { filterTasks, type TaskFilter } from '../../tasks/filter.ts';
 import { BUNDLED_SETS, loadTaskSet, setLabel } from '../task-catalog.ts';
@@ -160,7 +161,7 @@ function renderTaskBody(task: Task): HTMLElement[] {
   const section = (id: string, title: string, ...body: HTMLElement[]) => el('section', { 'aria-labelledby': id }, el('h3', { id }, title), ...body);
   return [
     dl,
-    section('task-issue-heading', 'Issue', el('pre', { id: 'task-issue', class: 'issue-text' }, task.problem_statement)),
+    section('task-issue-heading', 'Issue', setMarkdown(el('div', { id: 'task-issue', class: 'issue-text' }), task.problem_statement)),
     section('task-tests-heading', 'Tests', el('h4', {}, `FAIL_TO_PASS (${task.FAIL_TO_PASS.length}): fail before the fix, pass after`), names('fail-to-pass', task.FAIL_TO_PASS),
       el('h4', {}, `PASS_TO_PASS (${task.PASS_TO_PASS.length}): pass before and after`), names('pass-to-pass', task.PASS_TO_PASS)),
     section('task-patch-heading', 'Gold patch', renderDiff(task.patch, 'task-patch')),
