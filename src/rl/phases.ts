@@ -226,6 +226,11 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft' });
 }
 
+/** The DAPO learning rate at optimiser step `step` (0-based, counted over the whole phase): linear
+ *  warm-up over dapo.warmupSteps, then dapo.lr. AdamW's first updates are about lr × sign(g) for every
+ *  weight, whatever its gradient: without warm-up a rate that moves the policy at all wrecks it at once. */
+export const dapoLr = (cfg: RunConfig, step: number): number => cfg.dapo.lr * Math.min(1, (step + 1) / Math.max(1, cfg.dapo.warmupSteps));
+
 export interface DapoState {
   iteration: number;
   optimizerStep: number;
@@ -296,13 +301,16 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const steps: StepMetrics[] = [];
   const t1 = performance.now();
   const clip = { epsLow: cfg.dapo.clipRatioLow, epsHigh: stage === 2 ? cfg.dapo.stage2ClipRatioHigh : cfg.dapo.clipRatioHigh };
+  let lastLr = 0;
   if (eps.length) {
     const order = new Rng(seedFor(cfg.seed, 'dapo-minibatch', it)).shuffle(eps.map((_, i) => i));
     const nb = Math.min(cfg.dapo.optimizerSteps, eps.length);
     for (let b = 0; b < nb; b++) {
       const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
       if (!mb.some((e) => e.mask.some(Boolean))) continue;
-      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), cfg.dapo.lr, clip, cfg.dapo.temperature));
+      const lr = dapoLr(cfg, st.optimizerStep);
+      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), lr, clip, cfg.dapo.temperature));
+      lastLr = lr;
       st.optimizerStep++;
     }
   }
@@ -318,6 +326,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       generation_rounds: ds.rounds,
       ...averageSteps(steps),
       optimizer_steps: steps.length,
+      ...(steps.length ? { lr: lastLr } : {}),
     },
     // Wall seconds: total = rollout (generation ∪ sandbox, and glue) + writing trajectories + train
     // (forward/backward, optimiser, packing); sandbox_overlapped_s of sandbox_s ran during generation.
