@@ -16,10 +16,23 @@ export interface DeviceRates {
   testRunS: number;
 }
 
+/** The rates of the calibration run (micro, seed 1, fast CPU backend and node sandbox on a 2-core
+ *  machine): where nothing was measured, the relative prices of the parts; the live ETA corrects the
+ *  absolute pace from the run's own progress. */
+export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
+
+export interface EstimatePart {
+  /** What is done: expert episodes, cloning updates, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
+  name: string;
+  /** The pipeline phase it belongs to (base, rft, dapo); evaluations belong to the phase they evaluate. */
+  phase: string;
+  seconds: number;
+}
+
 export interface RunEstimate {
   totalS: number;
-  /** Seconds per part, in run order: cloning, the evaluations, RFT, DAPO. */
-  parts: { name: string; seconds: number }[];
+  /** Seconds per part, in run order. */
+  parts: EstimatePart[];
 }
 
 /** Tokens of an expert episode on level 0 (prompt, file view, four short turns). */
@@ -47,23 +60,72 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
   /** Seconds of one policy episode: its generation plus the part of its test runs not overlapped. */
   const episodeS = (turns * ACTION_TOKENS_PER_TURN) / r.genTokensPerS + SANDBOX_EXPOSED * testsPerEpisode * r.testRunS;
   const trainS = (tokens: number) => tokens / r.trainTokensPerS;
-  const parts: { name: string; seconds: number }[] = [];
+  const parts: EstimatePart[] = [];
   const evalS = (cfg.tasks.maxTest as number || 48) * (cfg.eval.samples as number) * episodeS;
   if (phases.includes('base')) {
     const n = cfg.bc.episodes as number;
-    parts.push({ name: 'cloning', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL + trainS(n * (cfg.bc.epochs as number) * EXPERT_EPISODE_TOKENS) });
-    parts.push({ name: 'evaluation of base', seconds: evalS });
+    parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * (cfg.bc.epochs as number) * EXPERT_EPISODE_TOKENS) });
+    parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {
     const n = (cfg.rft.tasks as number) * (cfg.rft.samplesPerTask as number);
-    parts.push({ name: 'RFT', seconds: n * episodeS + trainS(n * RFT_KEPT * (cfg.rft.epochs as number) * turns * POLICY_TOKENS_PER_TURN) });
-    parts.push({ name: 'evaluation of RFT', seconds: evalS });
+    parts.push({ name: 'RFT rollouts', phase: 'rft', seconds: n * episodeS });
+    parts.push({ name: 'RFT updates', phase: 'rft', seconds: trainS(n * RFT_KEPT * (cfg.rft.epochs as number) * turns * POLICY_TOKENS_PER_TURN) });
+    parts.push({ name: 'evaluation of RFT', phase: 'rft', seconds: evalS });
   }
   if (phases.includes('dapo')) {
     const perIteration = (cfg.dapo.tasksPerIteration as number) * (cfg.dapo.groupSize as number);
     const rounds = cfg.dapo.filterGroups ? Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches as number) : 1;
-    parts.push({ name: 'DAPO', seconds: (cfg.dapo.iterations as number) * (perIteration * rounds * episodeS + trainS(perIteration * turns * POLICY_TOKENS_PER_TURN)) });
-    parts.push({ name: 'evaluation of DAPO', seconds: evalS });
+    parts.push({ name: 'DAPO', phase: 'dapo', seconds: (cfg.dapo.iterations as number) * (perIteration * rounds * episodeS + trainS(perIteration * turns * POLICY_TOKENS_PER_TURN)) });
+    parts.push({ name: 'evaluation of DAPO', phase: 'dapo', seconds: evalS });
   }
   return { totalS: parts.reduce((a, p) => a + p.seconds, 0), parts };
+}
+
+/** Phase by phase (cloning with its evaluation, and so on), for a short summary. */
+export function phaseTotals(e: RunEstimate): { phase: string; seconds: number }[] {
+  const out: { phase: string; seconds: number }[] = [];
+  for (const p of e.parts) {
+    const last = out.at(-1);
+    if (last?.phase === p.phase) last.seconds += p.seconds;
+    else out.push({ phase: p.phase, seconds: p.seconds });
+  }
+  return out;
+}
+
+/** Which part a progress report is in, and how far through it (0..1); null when it names none.
+ *  `dapoIterations` places a DAPO rollout report ("rollouts (iteration i, round r)") in its iteration. */
+export function partOf(e: RunEstimate, p: { phase: string; stage: string; done: number; total: number }, dapoIterations: number): { index: number; fraction: number } | null {
+  const f = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
+  const phase = p.phase.replace(/^dapo2$/, 'dapo');
+  const named: Record<string, string> = { base: 'base', rft: 'RFT', dapo: 'DAPO' };
+  let name: string | undefined, fraction = f;
+  if (p.stage === 'eval') name = `evaluation of ${named[phase] ?? phase}`;
+  else if (phase === 'base') name = p.stage === 'expert episodes' ? 'expert episodes' : 'cloning updates';
+  else if (phase === 'rft') name = p.stage === 'rollouts' ? 'RFT rollouts' : 'RFT updates';
+  else if (phase === 'dapo') {
+    name = 'DAPO';
+    const it = /iteration (\d+)/.exec(p.stage);
+    if (it) fraction = Math.min(1, (Number(it[1]) - 1 + 0.5 * f) / Math.max(1, dapoIterations));
+  }
+  const index = name === undefined ? -1 : e.parts.findIndex((x) => x.name === name);
+  return index < 0 ? null : { index, fraction };
+}
+
+/** Estimated seconds of work done by the time of a progress report (priced as the estimate prices it). */
+export function workDone(e: RunEstimate, at: { index: number; fraction: number }): number {
+  return e.parts.slice(0, at.index).reduce((a, x) => a + x.seconds, 0) + at.fraction * (e.parts[at.index]?.seconds ?? 0);
+}
+
+/**
+ * The whole run's time left, from the estimate's prices corrected by how fast the work has really gone
+ * since `start` (the first report seen): left = (estimated work left) × (seconds taken / estimated work
+ * done in them). Cumulative, so one slow batch moves it only by its share. Null until at least 20 s
+ * and 1 % of the estimated work separate the two reports.
+ */
+export function runTimeLeft(e: RunEstimate, start: { atMs: number; workS: number }, now: { atMs: number; workS: number }): number | null {
+  const took = (now.atMs - start.atMs) / 1000, done = now.workS - start.workS;
+  if (took < 20 || done < 0.01 * e.totalS) return null;
+  return Math.max(0, e.totalS - now.workS) * (took / done);
 }

@@ -1,7 +1,8 @@
 // The first screen as a newcomer meets it, in chromium: it says what webswe is, measures this device and
 // says how long the learning run takes here, and starts that run (the micro preset, backend auto: the CPU
 // backend on SwiftShader) with one click. The live view then shows the episode being played, turn by
-// turn; Stop ends the run within 10 s and the page says "stopped". Screenshots of both views go to
+// turn, and the whole run's time left once its pace is known; Stop ends the run within 10 s and the page
+// says "stopped". Screenshots of both views go to
 // test-results/screenshots/ (docs/ keeps copies for the README).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -31,7 +32,7 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
     await page.waitForFunction(() => Number(document.querySelector('#start-estimate')?.getAttribute('data-seconds')) > 0, undefined, { timeout: 120_000 });
     const estimate = (await page.textContent('#start-estimate')) ?? '';
     expect(estimate).toMatch(/^The micro run takes about \d+ min( \d+ s)? on this device \(cpu \(the only WebGPU adapter is a software fallback/);
-    expect(await page.$$eval('#start-estimate-parts li', (ls) => ls.map((l) => l.textContent!.split(':')[0]))).toEqual(['cloning', 'evaluation of base', 'RFT', 'evaluation of RFT', 'DAPO', 'evaluation of DAPO']);
+    expect(await page.$$eval('#start-estimate-parts li', (ls) => ls.map((l) => l.getAttribute('data-phase')))).toEqual(['base', 'rft', 'dapo']);
     expect(await page.getAttribute('#start-advanced', 'href')).toBe('#/new');
     await shot('start');
   });
@@ -45,6 +46,14 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
     await page.waitForFunction(() => document.querySelectorAll('#episode-turns li').length >= 2, undefined, { timeout: 60_000 });
     expect(await page.textContent('#episode-turns li pre.action')).toMatch(/```command/);
     await shot('live-episode');
+    // The whole run's time left, once its pace is known: said as such, and steady from one reading to the next.
+    const runLeft = async () => Number(await page.getAttribute('#run-eta', 'data-run-seconds'));
+    await page.waitForFunction(() => Number(document.querySelector('#run-eta')?.getAttribute('data-run-seconds')) > 0, undefined, { timeout: 120_000 });
+    expect(await page.textContent('#run-eta')).toMatch(/^About \d+ min( \d+ s)? left in the run/);
+    const first = await runLeft();
+    await page.waitForTimeout(8000);
+    const second = await runLeft();
+    expect(Math.abs(second - first) / first).toBeLessThan(0.5);
     await page.waitForSelector('#stop-run:not([disabled])');
     const t0 = Date.now();
     await page.click('#stop-run');

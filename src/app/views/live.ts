@@ -11,6 +11,36 @@ import { onRunEvent, trainer } from '../client.ts';
 import { checkpointWhere, duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
 import { storageUsage } from '../storage.ts';
 import { nowPlaying } from './now-playing.ts';
+import { resolveConfig, type ConfigValue } from '../../rl/config.ts';
+import { CALIBRATION_RATES, estimateRun, partOf, runTimeLeft, workDone, type RunEstimate } from '../../rl/estimate.ts';
+
+/** The whole run's time left: the work its config asks for, priced at the calibration rates
+ *  (src/rl/estimate.ts), paced by how fast this run's own reports have advanced through it since this
+ *  view began watching (or the run last started). Null until that pace is known. */
+class RunEta {
+  private est: RunEstimate | null = null;
+  private iterations = 0;
+  private start: { atMs: number; workS: number } | null = null;
+  constructor(private readonly config: () => Record<string, ConfigValue> | undefined) {}
+  /** Forget the pace (the run paused, stopped or started again). */
+  reset(): void {
+    this.start = null;
+  }
+  seconds(p: Progress, at: number): number | null {
+    if (!this.est) {
+      const c = this.config();
+      if (!c) return null;
+      const cfg = resolveConfig(c);
+      this.est = estimateRun(cfg, CALIBRATION_RATES);
+      this.iterations = cfg.dapo.iterations as number;
+    }
+    const x = partOf(this.est, p, this.iterations);
+    if (!x) return null;
+    const now = { atMs: at, workS: workDone(this.est, x) };
+    if (!this.start || now.workS < this.start.workS) this.start = now;
+    return runTimeLeft(this.est, this.start, now);
+  }
+}
 
 /** Stage ETA from the rate since the stage began. */
 class Eta {
@@ -67,6 +97,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   let run: RunSummary | null = null;
   let rows: MetricRecord[] = [];
   const etaOf = new Eta();
+  const runEtaOf = new RunEta(() => run?.config ?? undefined);
   let closed = false;
   let poll: ReturnType<typeof setTimeout> | undefined;
 
@@ -139,8 +170,10 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     const phases = String(run?.config?.['run.phases'] ?? '').split(',').map((s) => s.trim());
     const k = phases.indexOf(p.phase.replace(/^dapo2$/, 'dapo'));
     progressText.textContent = `${p.phase}${k >= 0 ? ` (phase ${k + 1} of ${phases.length})` : ''} · ${p.stage}: ${p.done} / ${p.total}`;
-    const s = etaOf.seconds(p, at);
-    eta.textContent = s === null ? 'Estimating the time left…' : `About ${duration(s)} left in this stage.`;
+    const s = etaOf.seconds(p, at), whole = runEtaOf.seconds(p, at);
+    eta.dataset.runSeconds = whole === null ? '' : String(Math.round(whole));
+    eta.textContent = whole !== null ? `About ${duration(whole)} left in the run${s !== null ? ` (${duration(s)} in this stage)` : ''}.`
+      : s === null ? 'Estimating the time left…' : `About ${duration(s)} left in this stage; the whole run's time left follows once its pace is known.`;
   };
 
   // The view may mount after the worker announced the run's backend: re-read the record once then.
@@ -176,6 +209,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       statusEvents++;
       run.status = e.status;
       run.live = e.status === 'running';
+      runEtaOf.reset();
       if (e.backend) run.backend = e.backend;
       if (e.error) run.error = e.error;
       else if (e.status === 'running') delete run.error;

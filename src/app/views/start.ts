@@ -6,6 +6,7 @@ import type { DeviceEstimate } from '../../../workers/trainer.api.ts';
 import { trainer } from '../client.ts';
 import { duration, el, errorText, heading, runHref } from '../dom.ts';
 import { askPersistence } from '../storage.ts';
+import { phaseTotals } from '../../rl/estimate.ts';
 
 /** The run the first screen starts: the preset the learning work established (src/rl/presets.ts). */
 export const START_PRESET = 'micro';
@@ -41,7 +42,8 @@ export function renderStart(root: HTMLElement): () => void {
       if (closed) return;
       estimate.dataset.seconds = String(Math.round(e.totalS));
       estimate.textContent = `The ${e.preset} run takes about ${duration(e.totalS)} on this device (${e.backend}), measured in ${e.measuredInS.toFixed(1)} s.`;
-      parts.replaceChildren(...e.parts.map((p) => el('li', {}, `${p.name}: ${duration(p.seconds)}`)));
+      const named: Record<string, string> = { base: 'base: cloning the expert, then evaluation', rft: 'RFT: rollouts, update, evaluation', dapo: 'DAPO: iterations, then evaluation' };
+      parts.replaceChildren(...phaseTotals(e).map((p) => el('li', { 'data-phase': p.phase }, `${named[p.phase] ?? p.phase}: ${duration(p.seconds)}`)));
     },
     (e: unknown) => {
       if (closed) return;

@@ -6,16 +6,17 @@
 // scale with the work a config asks for.
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/rl/config.ts';
-import { estimateRun } from '../../../src/rl/estimate.ts';
+import { CALIBRATION_RATES, estimateRun, partOf, phaseTotals, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
 const micro = resolveConfig(RUN_PRESETS.micro!.overrides);
-const RATES = { trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 };
+const RATES = CALIBRATION_RATES;
 
 describe('estimateRun', () => {
   it('prices micro within 25 % of a measured CLI run', () => {
     const e = estimateRun(micro, RATES);
-    expect(e.parts.map((p) => p.name)).toEqual(['cloning', 'evaluation of base', 'RFT', 'evaluation of RFT', 'DAPO', 'evaluation of DAPO']);
+    expect(e.parts.map((p) => p.name)).toEqual(['expert episodes', 'cloning updates', 'evaluation of base', 'RFT rollouts', 'RFT updates', 'evaluation of RFT', 'DAPO', 'evaluation of DAPO']);
+    expect(phaseTotals(e).map((p) => p.phase)).toEqual(['base', 'rft', 'dapo']);
     expect(e.totalS).toBeGreaterThan(1688 * 0.75);
     expect(e.totalS).toBeLessThan(1688 * 1.25);
   });
@@ -24,5 +25,31 @@ describe('estimateRun', () => {
     expect(estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { 'run.phases': 'base' }), RATES).totalS).toBeLessThan(base / 2);
     expect(estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { 'dapo.iterations': 20 }), RATES).totalS).toBeGreaterThan(base * 1.2);
     expect(estimateRun(micro, { ...RATES, trainTokensPerS: RATES.trainTokensPerS / 2, genTokensPerS: RATES.genTokensPerS / 2 }).totalS).toBeGreaterThan(base * 1.7);
+  });
+
+  it('places progress reports in the run and corrects the time left by the measured pace, without jumps', () => {
+    const e = estimateRun(micro, RATES);
+    const at = (phase: string, stage: string, done: number, total: number) => {
+      const x = partOf(e, { phase, stage, done, total }, 10);
+      expect(x, `${phase}/${stage}`).not.toBeNull();
+      return workDone(e, x!);
+    };
+    // Reports in run order give growing work.
+    const seq = [at('base', 'expert episodes', 500, 1000), at('base', 'update', 1, 500), at('base', 'update', 250, 500), at('base', 'eval', 96, 192),
+      at('rft', 'rollouts', 512, 1024), at('rft', 'update', 10, 27), at('rft', 'eval', 0, 192), at('dapo', 'rollouts (iteration 3, round 1)', 64, 64),
+      at('dapo', 'iterations', 5, 10), at('dapo', 'eval', 192, 192)];
+    for (let i = 1; i < seq.length; i++) expect(seq[i]).toBeGreaterThan(seq[i - 1]!);
+    expect(seq.at(-1)).toBeCloseTo(e.totalS, 6);
+    expect(partOf(e, { phase: 'base', stage: 'warming up', done: 0, total: 1 }, 10)?.index).toBe(1); // any other cloning stage: updates
+    // A device twice as slow as priced: after a minute of work the time left is twice the priced work left.
+    const w0 = at('base', 'update', 100, 500), w1 = at('base', 'update', 200, 500);
+    const left = runTimeLeft(e, { atMs: 0, workS: w0 }, { atMs: 2000 * (w1 - w0), workS: w1 })!;
+    expect(left).toBeCloseTo(2 * (e.totalS - w1), 3);
+    // One slow step moves it by its share only: the same pace, then a step that takes 3× as long.
+    const w2 = at('base', 'update', 201, 500);
+    const after = runTimeLeft(e, { atMs: 0, workS: w0 }, { atMs: 2000 * (w1 - w0) + 6000 * (w2 - w1), workS: w2 })!;
+    expect(Math.abs(after - left) / left).toBeLessThan(0.05);
+    // Too little seen yet: no figure.
+    expect(runTimeLeft(e, { atMs: 0, workS: w0 }, { atMs: 5000, workS: w0 + 1 })).toBeNull();
   });
 });
