@@ -81,6 +81,16 @@ export function chatFormatFor(tok: ChatTemplater & { readonly hasOwnChatTemplate
   return tok.hasOwnChatTemplate ? templateChatFormat(tok) : PLAIN_CHATML;
 }
 
+/**
+ * The token ids that end a policy's turn: the chat format's end-of-turn token (ChatML's <|im_end|>, or
+ * what the model's own template writes after an assistant turn) and the model's eos ids. The one rule
+ * for every place that generates (the trainer, eval, solve, the DAPO bench).
+ */
+export function stopIdsFor(tok: ChatTemplater & { readonly hasOwnChatTemplate: boolean; tokenToId(t: string): number | undefined }, eosTokenIds: readonly number[] = []): number[] {
+  const eot = tok.tokenToId(chatFormatFor(tok).endOfTurn);
+  return [...new Set([...(eot !== undefined ? [eot] : []), ...eosTokenIds])];
+}
+
 export type SegmentKind = 'prompt' | 'assistant' | 'observation';
 
 /** A run of tokens [start, end) of one kind; `turn` is the 0-based agent turn (-1 for the prompt). */

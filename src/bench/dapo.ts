@@ -10,7 +10,7 @@
 import { episodeOptions } from '../agent/episode.ts';
 import { Timeline } from '../agent/timeline.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
-import { chatFormatFor } from '../agent/render.ts';
+import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig } from '../model/config.ts';
@@ -116,11 +116,10 @@ async function setUp(o: DapoBenchOptions): Promise<Bench> {
   const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
   const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
   const model = new Transformer(o.be, config, uploadParams(o.be, config, initParams(config, cfg.seed)));
-  const eot = tokenizer.tokenToId('<|im_end|>');
   let trajectories: Trajectory[] = [];
   const ctx: PhaseContext<Tensor> = {
     cfg, be: o.be, model, tokenizer, sandbox: o.sandbox, train: pool, test: [],
-    stopIds: [...new Set([...(eot !== undefined ? [eot] : []), ...(config.eosTokenIds ?? [])])],
+    stopIds: stopIdsFor(tokenizer, config.eosTokenIds),
     episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
     log: async () => undefined,
     trajectories: async (_phase, _step, ts) => void (trajectories = ts),

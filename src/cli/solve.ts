@@ -9,7 +9,7 @@ import { episodeOptions, runEpisode, type EpisodeOptions } from '../agent/episod
 import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
 import { toAtif, toSftLine } from '../agent/export.ts';
 import { parsePolicySpec, type Policy } from '../agent/policy.ts';
-import { chatFormatFor } from '../agent/render.ts';
+import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import { ReplayPolicy } from '../agent/replay.ts';
 import { renderTrajectory, type Trajectory } from '../agent/trajectory.ts';
 import { loadTokenizerDir } from '../model/tokenizer.node.ts';
@@ -94,7 +94,6 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   const tok = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
   const { be } = await openBackend('auto');
   const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
-  const eot = tok.tokenToId(chatFormatFor(tok).endOfTurn);
   flags.base = await evalBase(dir);
   let cfg;
   try {
@@ -104,7 +103,7 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   }
   return new ModelPolicy(model, tok, {
     contextTokens: cfg.agent.contextTokens + cfg.agent.actionTokens,
-    stopIds: [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])],
+    stopIds: stopIdsFor(tok, loaded.config.eosTokenIds),
     sampling: { temperature: cfg.eval.temperature },
     seed: int('--seed', flags.seed, 0),
     name: `model:${dir}`,

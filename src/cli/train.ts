@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { episodeOptions } from '../agent/episode.ts';
-import { chatFormatFor } from '../agent/render.ts';
+import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
 import { uploadParams } from '../model/params.ts';
@@ -233,12 +233,11 @@ export function registerTrain(program: Command): void {
         const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const { be } = await openBackend(o.backend);
         const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
-        const eot = tokenizer.tokenToId('<|im_end|>');
         const bar = progressReporter();
         const t0 = performance.now();
         const ev = await evaluate(
           {
-            cfg, be, model, tokenizer, stopIds: [...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])],
+            cfg, be, model, tokenizer, stopIds: stopIdsFor(tokenizer, loaded.config.eosTokenIds),
             sandbox: sandboxFactory(cfg.agent.sandbox), train: [], test: tasks,
             episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
             log: async () => {}, trajectories: async () => {}, progress: (p) => bar.update(p), shouldStop: () => false,

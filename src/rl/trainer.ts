@@ -6,7 +6,7 @@
 import { episodeOptions } from '../agent/episode.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';
-import { chatFormatFor } from '../agent/render.ts';
+import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
@@ -149,8 +149,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const started = performance.now() - before * 1000;
   const loaded = await setupModel(cfg, env, ck ?? undefined);
   const { model, tokenizer } = loaded;
-  const eot = tokenizer.tokenToId('<|im_end|>');
-  const stopIds = [...new Set([...(eot !== undefined ? [eot] : []), ...(loaded.config.eosTokenIds ?? [])])];
+  const stopIds = stopIdsFor(tokenizer, loaded.config.eosTokenIds);
   let metricsCount = state.metricsCount;
   const rows = (state.extra.results as PhaseRow[] | undefined) ?? [];
   const stop = () => env.events?.shouldStop?.() ?? false;
