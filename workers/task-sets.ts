@@ -3,13 +3,13 @@
 // run always sees the file its user checked. Runs name a set `idb:tasks/<name>` in tasks.train or
 // tasks.test; workers/tasks.ts reads it from here.
 import { openWebsweDb, type TaskSetRecord, type WebsweDatabase } from '../src/store/idb.browser.ts';
-import { formatTaskError, parseTaskFile, type Task } from '../src/tasks/schema.ts';
+import { checkTaskFile, TaskFileRefused } from '../src/tasks/load.ts';
+import type { Task } from '../src/tasks/schema.ts';
 import type { TaskSetInfo } from './trainer.api.ts';
 
 /** The config path prefix of an imported set: `idb:tasks/mine.jsonl`. */
 export const IMPORTED_TASKS = 'idb:tasks/';
 /** Bad lines listed in a refusal; the rest are counted. */
-const SHOWN_PROBLEMS = 40;
 
 let dbp: Promise<WebsweDatabase> | null = null;
 const database = () => (dbp ??= openWebsweDb());
@@ -30,14 +30,14 @@ const info = ({ text: _text, ...r }: TaskSetRecord): TaskSetInfo => ({ ...r, pat
 /** Check a task file and keep it; refuses the whole file, naming every bad line, if any line is bad. */
 export async function importTaskSet(name: string, text: string): Promise<TaskSetInfo> {
   const setName = checkName(name);
-  const { tasks, errors } = parseTaskFile(text, setName);
-  if (errors.length) {
-    const lines = new Set(errors.map((e) => e.line)).size;
-    const shown = errors.slice(0, SHOWN_PROBLEMS).map(formatTaskError);
-    if (errors.length > shown.length) shown.push(`… and ${errors.length - shown.length} more problems`);
-    throw new TaskSetError(`${setName}: ${lines} line${lines === 1 ? '' : 's'} refused, nothing imported; fix them and import the file again (\`npx webswe tasks validate FILE\` lists them too):\n${shown.join('\n')}`);
+  let tasks: Task[];
+  try {
+    tasks = checkTaskFile(text, setName);
+  } catch (e) {
+    // The one policy (src/tasks/load.ts), said as an import: nothing was imported.
+    if (e instanceof TaskFileRefused) throw new TaskSetError(e.message.replace('nothing used; fix them', 'nothing imported; fix them and import the file again'));
+    throw e;
   }
-  if (!tasks.length) throw new TaskSetError(`${setName}: no tasks in the file (one JSON task per line, SWE-bench fields; see public/tasks/README.md)`);
   const rec: TaskSetRecord = { name: setName, created: Date.now(), count: tasks.length, repos: [...new Set(tasks.map((t) => t.repo))].sort(), text };
   const tx = (await database()).transaction('tasksets', 'readwrite');
   try {
@@ -70,7 +70,6 @@ export async function readImportedTasks(path: string): Promise<Task[]> {
     const have = (await listTaskSets()).map((s) => s.path);
     throw new TaskSetError(`${path}: no imported task set named "${name}" in this browser (${have.length ? `imported: ${have.join(', ')}` : 'none imported yet; import one in the Runs view'})`);
   }
-  const { tasks, errors } = parseTaskFile(text, path);
-  if (errors.length) throw new TaskSetError(`${path}: ${errors.length} malformed line(s), e.g. ${formatTaskError(errors[0]!)}`);
+  const tasks = checkTaskFile(text, path);
   return tasks;
 }

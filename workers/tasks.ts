@@ -2,7 +2,8 @@
 // origin (Vite serves public/ at the root, so "public/tasks/train.jsonl" is /tasks/train.jsonl),
 // parsed once per worker, then narrowed by the config's rule (the N shortest tasks, difficulty).
 // `idb:tasks/<name>` names a set imported in the Runs view (workers/task-sets.ts).
-import { formatTaskError, parseTaskFile, type Task } from '../src/tasks/schema.ts';
+import { checkTaskFile } from '../src/tasks/load.ts';
+import type { Task } from '../src/tasks/schema.ts';
 import { selectTasks, type TaskSelection } from '../src/tasks/select.ts';
 import { IMPORTED_TASKS, readImportedTasks } from './task-sets.ts';
 
@@ -18,9 +19,7 @@ export function taskUrl(path: string): string {
 async function fetchTasks(url: string): Promise<Task[]> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`could not fetch the task file ${url}: HTTP ${res.status} (the bundled sets are public/tasks/train.jsonl and test.jsonl)`);
-  const { tasks, errors } = parseTaskFile(await res.text(), url);
-  if (errors.length) throw new Error(`${url}: ${errors.length} malformed line(s), e.g. ${formatTaskError(errors[0]!)}`);
-  return tasks;
+  return checkTaskFile(await res.text(), url);
 }
 
 export async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {

@@ -2,6 +2,8 @@
 // progress go elsewhere (tables on stdout, progress on stderr); expected failures print one line
 // naming the problem and the fix, and exit non-zero, never a stack trace.
 
+import { TaskFileRefused } from '../tasks/load.ts';
+
 export class UserError extends Error {
   override name = 'UserError';
   constructor(
@@ -9,6 +11,16 @@ export class UserError extends Error {
     readonly exitCode = 1,
   ) {
     super(message);
+  }
+}
+
+/** A task file refused by the one loader policy (src/tasks/load.ts) as a one-paragraph CLI error. */
+export function refusalAsUserError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof TaskFileRefused) throw new UserError(e.message);
+    throw e;
   }
 }
 

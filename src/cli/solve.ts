@@ -23,8 +23,9 @@ import { parseOverrides, resolveConfig, type ConfigValue } from '../rl/config.ts
 import { evalBase } from './train.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
-import { formatTaskError, parseTaskFile, type Task } from '../tasks/schema.ts';
-import { printJson, runCommand, UserError } from './output.ts';
+import { checkTaskFile } from '../tasks/load.ts';
+import type { Task } from '../tasks/schema.ts';
+import { printJson, refusalAsUserError, runCommand, UserError } from './output.ts';
 
 interface SolveFlags {
   task: string;
@@ -63,10 +64,7 @@ async function loadTasks(path: string): Promise<Task[]> {
   } catch (e) {
     throw new UserError(`cannot read the task file ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-  const parsed = parseTaskFile(text, path);
-  if (parsed.errors.length) process.stderr.write(`webswe: skipping ${parsed.errors.length} problem(s) in ${path}; first: ${formatTaskError(parsed.errors[0]!)}\n`);
-  if (parsed.tasks.length === 0) throw new UserError(`${path} holds no valid tasks (expected one JSON task per line; check it with \`webswe tasks validate ${path}\`)`);
-  return parsed.tasks;
+  return refusalAsUserError(() => checkTaskFile(text, path));
 }
 
 function pickTasks(tasks: Task[], flags: SolveFlags, path: string): Task[] {

@@ -2,7 +2,7 @@
 // `webswe eval` (pass@1 ± std and pass@K of a saved model on a task file).
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { episodeOptions } from '../agent/episode.ts';
@@ -18,15 +18,15 @@ import { RUN_PRESETS } from '../rl/presets.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
-import { parseTaskFile, type Task } from '../tasks/schema.ts';
+import { checkTaskFile } from '../tasks/load.ts';
+import type { Task } from '../tasks/schema.ts';
 import { selectTasks, type TaskSelection } from '../tasks/select.ts';
 import { openBackend } from './backend.ts';
-import { UserError, printJson, runCommand } from './output.ts';
+import { refusalAsUserError, UserError, printJson, runCommand } from './output.ts';
 
 async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {
   if (!existsSync(path)) throw new UserError(`task file ${path} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`);
-  const { tasks, errors } = parseTaskFile(await readFile(path, 'utf8'), path);
-  if (errors.length) throw new UserError(`${path}: ${errors.length} malformed line(s), e.g. ${JSON.stringify(errors[0])}; check it with \`webswe tasks validate ${path}\``);
+  const tasks = refusalAsUserError(() => checkTaskFile(readFileSync(path, 'utf8'), path));
   const out = selectTasks(tasks, { max, difficulty, select });
   if (!out.length) throw new UserError(`${path}: no task matches tasks.difficulty=${difficulty}`);
   return out;
@@ -84,7 +84,7 @@ function progressReporter(): { update(p: Progress): void; stop(): void } {
         // The stage's time left at its rate so far (from its own start: the other stages differ).
         const rate = (p.done - stageDone0) / Math.max(1e-9, now - stageT0);
         const eta = p.done < p.total && p.done > stageDone0 ? ` · ${fmtSeconds((p.total - p.done) / rate / 1000)} left` : '';
-        process.stderr.write(`[${((now - t0) / 1000).toFixed(0).padStart(5)} s] ${p.phase} ${p.stage}: ${p.done}/${p.total}${eta}\n`);
+        process.stderr.write(`[${((now - t0) / 1000).toFixed(0).padStart(5)} s] ${p.phase === p.stage ? p.stage : `${p.phase} ${p.stage}`}: ${p.done}/${p.total}${eta}\n`);
         key = k;
         last = tenth;
       }
@@ -169,8 +169,10 @@ export function registerTrain(program: Command): void {
           else printConfig(cfg);
           return;
         }
-        // Before the run folder exists: a model that cannot be loaded leaves nothing to clean up.
+        // Before the run folder exists: a model or a task file that cannot be loaded leaves nothing to clean up.
         const pretrained = await loadPretrained(String(cfg.model.preset));
+        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
+        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const store = await FileRunStore.open(dir);
         // A folder stopped before its first checkpoint has nothing to continue from: say so rather
         // than start over under the name of a resume.
@@ -178,8 +180,6 @@ export function registerTrain(program: Command): void {
           throw new UserError(`${dir} has no checkpoint to resume from (the run stopped before its first one): start it again with --out ${dir} after removing the folder, or with another --out`);
         }
         await store.writeJson('config.json', flattenConfig(cfg));
-        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
-        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
         const { be, name } = await openBackend(o.backend);
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const bar = progressReporter();
