@@ -28,6 +28,10 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'agent.observationTokens': 160,
       'agent.actionTokens': 48,
       'reward.lengthThreshold': 5,
+      // The test result is the only reward (docs/learning.md, finding 6): with the turn-length penalty a
+      // failure that runs to the limit scores −1 and one that submits early 0, a difference as large as
+      // failing vs passing and far easier to learn; DAPO learned to submit early rather than to fix.
+      'reward.lengthPenalty': false,
       // 1000 expert episodes (view, sub, run_tests, submit: ~39 action tokens, ~470 in all) × 2 epochs in
       // steps of 4: 500 steps, ~9 min here.
       'bc.episodes': 1000,
