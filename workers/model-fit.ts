@@ -3,41 +3,12 @@
 // adapter: its per-buffer limits, the features that matter, and what to do when the adapter lacks what
 // the model needs (no WebGPU at all, limits too small, a context longer than the model's).
 import type { ModelConfig } from '../src/model/config.ts';
-import { checkFit, formatBytes, type MemoryPlan } from '../src/model/planner.ts';
+import { checkFit, formatBytes } from '../src/model/planner.ts';
+import type { GpuFacts, ModelFit, PlanRow } from './models.api.ts';
 import type { ModelSummary } from '../src/model/summary.ts';
 import type { ConfigValue } from '../src/rl/config.ts';
 import { checkRunFit } from '../src/rl/fit.ts';
 
-/** The trainer worker's WebGPU, as the fit needs it. */
-export type GpuFacts =
-  | { ok: true; adapter: string; fallback: boolean; limits: Record<string, number>; features: readonly string[] }
-  | { ok: false; reason: string; /** How to enable WebGPU (ENABLE_WEBGPU_HELP). */ help: string };
-
-export interface PlanRow {
-  training: 'full' | 'lora';
-  loraRank?: number;
-  plan: MemoryPlan;
-  ok: boolean;
-  /** The planner's refusal: the numbers and what to lower. */
-  message?: string;
-}
-
-export interface ModelFit {
-  /** ok: fits the adapter's limits; no-webgpu: no adapter in the worker; refused: see `problems`. */
-  verdict: 'ok' | 'no-webgpu' | 'refused';
-  gpu: GpuFacts;
-  /** The run preset the plan assumes (the New run form's default) and the shape it gives. */
-  preset: string;
-  context: number;
-  trainShape: string;
-  generateShape: string;
-  /** Full fine-tuning (model.loraRank 0, the default), then LoRA. */
-  rows: PlanRow[];
-  /** Why the model cannot train here, each with what to do (one line each). */
-  problems: string[];
-  /** Worth knowing: dtype conversion and 'shader-f16', a software adapter, GPU memory WebGPU does not report. */
-  notes: string[];
-}
 
 export function modelFit(c: ModelConfig, summary: ModelSummary, run: { preset: string; flat: Record<string, ConfigValue> }, gpu: GpuFacts): ModelFit {
   const f = formatBytes;

@@ -2,7 +2,7 @@
 // model from the Hugging Face Hub or from picked files, validated, into this browser's cache; list,
 // describe and delete cached models. Runs name a cached model `idb:models/<id>` in model.preset.
 import type { ModelSummary } from '../src/model/summary.ts';
-import type { ModelFit } from './model-fit.ts';
+import type { MemoryPlan } from '../src/model/planner.ts';
 
 /** One file of a load: bytes so far, and its size once known. */
 export interface ModelFileProgress {
@@ -58,4 +58,35 @@ export interface ModelApi {
   /** A cached model loaded as a run would load it (idb:models/<id>), with its memory plan on this adapter. */
   describeModel(id: string): Promise<ModelReport>;
   deleteModel(id: string): Promise<void>;
+}
+
+/** The trainer worker's WebGPU, as the fit needs it. */
+export type GpuFacts =
+  | { ok: true; adapter: string; fallback: boolean; limits: Record<string, number>; features: readonly string[] }
+  | { ok: false; reason: string; /** How to enable WebGPU (ENABLE_WEBGPU_HELP). */ help: string };
+
+export interface PlanRow {
+  training: 'full' | 'lora';
+  loraRank?: number;
+  plan: MemoryPlan;
+  ok: boolean;
+  /** The planner's refusal: the numbers and what to lower. */
+  message?: string;
+}
+
+export interface ModelFit {
+  /** ok: fits the adapter's limits; no-webgpu: no adapter in the worker; refused: see `problems`. */
+  verdict: 'ok' | 'no-webgpu' | 'refused';
+  gpu: GpuFacts;
+  /** The run preset the plan assumes (the New run form's default) and the shape it gives. */
+  preset: string;
+  context: number;
+  trainShape: string;
+  generateShape: string;
+  /** Full fine-tuning (model.loraRank 0, the default), then LoRA. */
+  rows: PlanRow[];
+  /** Why the model cannot train here, each with what to do (one line each). */
+  problems: string[];
+  /** Worth knowing: dtype conversion and 'shader-f16', a software adapter, GPU memory WebGPU does not report. */
+  notes: string[];
 }

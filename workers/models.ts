@@ -16,7 +16,8 @@ import { openWebsweDb, type ModelRecord, type WebsweDatabase } from '../src/stor
 import type { Tokenizer } from '../src/model/tokenizer.ts';
 import { checkConfig, checkFolder, checkTokenizer, KEPT_FILES } from './model-check.ts';
 import { downloadHubFolder, ModelLoadCancelled, normalizeHubId, ProgressBoard } from './model-fetch.ts';
-import { modelFit, type GpuFacts } from './model-fit.ts';
+import { modelFit } from './model-fit.ts';
+import type { GpuFacts } from './models.api.ts';
 import type { CachedModelInfo, ModelApi, ModelReport } from './models.api.ts';
 import { BROWSER_DEFAULTS } from './trainer.api.ts';
 

@@ -1,13 +1,12 @@
 // The episode loop: the G episodes of a group advance together, one batched policy call per turn;
 // each turn's command runs in its episode's sandbox under a time limit; an episode ends at submit, at
 // T_max turns or when the context budget is spent. Then each is graded on a fresh copy (grade.ts) and
-// rewarded (rl/rewards.ts). Budgets count model tokens with a tokenizer, else characters / 4.
+// rewarded (reward.ts). Budgets count model tokens with a tokenizer, else characters / 4.
 // Policy calls may go through a gate (opts.gate) shared with other runEpisodes calls, so that
 // batches take turns at the policy while each one's sandbox work overlaps the others' generation
 // (rl/collect.ts, where that scheme is described). Each episode carries its index in its batch
 // (EpisodeView.index), which keys the model policy's random stream for it.
-import { episodeReward, type RewardConfig } from '../rl/rewards.ts';
-import type { RunConfig } from '../rl/config.ts';
+import { episodeReward, type RewardConfig } from './reward.ts';
 import type { ChatMessage } from '../model/tokenizer.ts';
 import type { Sandbox, SandboxFactory } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
@@ -59,31 +58,6 @@ export interface EpisodeOptions {
   /** Asked before every turn: a truthy answer ends the live episodes as 'stopped' at once (no
    *  grading), so that a Stop takes seconds, not the rest of a batch. */
   shouldStop?: () => boolean;
-}
-
-/** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
-export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}): EpisodeOptions {
-  return {
-    maxTurns: c.agent.maxTurns,
-    contextTokens: c.agent.contextTokens,
-    observationTokens: c.agent.observationTokens,
-    actionTokens: c.agent.actionTokens,
-    commandTimeoutMs: c.agent.commandTimeoutMs,
-    sandbox: c.agent.sandbox,
-    systemPrompt: c.agent.systemPrompt as SystemPromptKind,
-    editCommand: c.agent.editCommand as EditCommandKind,
-    testReport: c.agent.testReport as TestReport,
-    overlap: c.agent.overlap === true,
-    reward: {
-      lengthThreshold: c.reward.lengthThreshold,
-      lengthPenalty: c.reward.lengthPenalty,
-      overlongBuffer: c.reward.overlongBuffer,
-      overlongBufferLen: c.reward.overlongBufferLen,
-      overlongPenaltyFactor: c.reward.overlongPenaltyFactor,
-      maxResponseTokens: c.agent.contextTokens,
-    },
-    ...extra,
-  };
 }
 
 export interface EpisodeSpec {

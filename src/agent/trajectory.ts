@@ -1,7 +1,7 @@
 // The trajectory record: one episode with everything DAPO and RFT need (token ids, action mask,
 // behaviour log-probs, turn boundaries, reward parts) and everything a student reads (each turn's
 // text, command, observation and timing; the end reason; the final diff). Plus its text rendering.
-import type { RewardParts } from '../rl/rewards.ts';
+import type { RewardParts } from './reward.ts';
 import type { Command } from './commands.ts';
 import type { TokenArrays } from './render.ts';
 import type { ToolStatus } from './tools.ts';

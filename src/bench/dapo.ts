@@ -7,7 +7,7 @@
 // compareOverlap times the iteration's rollout batch (dapoRound: the same episodes, seeds and
 // policies) with the overlap scheme (agent.overlap) on and off, alternating the order over a few
 // repeats (a shared machine's load drifts), and checks every run played identical trajectories.
-import { episodeOptions } from '../agent/episode.ts';
+import { episodeOptions } from '../rl/episode-options.ts';
 import { Timeline } from '../agent/timeline.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { chatFormatFor, stopIdsFor } from '../agent/render.ts';

@@ -4,34 +4,11 @@
 import type { GpuContext } from '../gpu/context.ts';
 import { WebGpuBackend } from '../ops/webgpu.ts';
 import { Rng } from '../random.ts';
-import { gflops, measure, type MeasureOptions } from './measure.ts';
-import type { TfPeer } from './peer-tfjs.ts';
+import { gflops, measure } from './measure.ts';
 import { benchOps } from './ops.ts';
 
-export interface BenchResult {
-  op: string;
-  shape: string;
-  ms: number;
-  gflops?: number;
-  gbps?: number;
-  /** Napkin math: the work and what it implies. */
-  napkin: string;
-  peer?: string;
-  peer_ms?: number;
-  /** peer_ms / ms: how many times faster ours is. */
-  ratio?: number;
-  peak_bytes?: number;
-  note?: string;
-}
-
-export type ShapeSet = 'small' | 'large';
-
-export interface KernelBenchOptions {
-  shapes: ShapeSet;
-  peer: TfPeer | null;
-  measure?: MeasureOptions;
-  onProgress?: (label: string) => void;
-}
+export type { BenchResult, KernelBenchOptions, ShapeSet } from './types.ts';
+import type { BenchResult, KernelBenchOptions, ShapeSet } from './types.ts';
 
 const MATMUL_SHAPES: Record<ShapeSet, [number, number, number][]> = {
   // M, N, K. small: SwiftShader-sized (~0.1 GFLOP/s); large: training shapes on a real GPU.

@@ -6,7 +6,7 @@ import { naiveAttention, naiveAttentionBackward } from '../ops/attention_naive.t
 import type { GpuTensor } from '../ops/tensor.ts';
 import { WebGpuBackend } from '../ops/webgpu.ts';
 import { Rng } from '../random.ts';
-import type { BenchResult, KernelBenchOptions, ShapeSet } from './kernels.ts';
+import type { BenchResult, KernelBenchOptions, ShapeSet } from './types.ts';
 import { gbps, gflops, measure } from './measure.ts';
 import { tfAttention } from './peer-tfjs.ts';
 

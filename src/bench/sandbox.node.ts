@@ -8,15 +8,15 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import { UserError, printJson, runCommand } from '../cli/output.ts';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { applyDiff } from '../sandbox/patch.ts';
-import { parseTaskFile, type Task } from '../tasks/schema.ts';
-import { benchSandbox, row, sampleTasks, SANDBOX_TARGET_MS, sandboxTable, type SandboxBenchRow } from './sandbox.ts';
+import { checkTaskFile } from '../tasks/load.ts';
+import type { Task } from '../tasks/schema.ts';
+import { benchSandbox, row, sampleTasks, SANDBOX_TARGET_MS, type SandboxBenchRow } from './sandbox.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DEFAULT_TASKS = join(ROOT, 'public/tasks/test.jsonl');
+/** The task file `webswe bench sandbox` samples by default. */
+export const DEFAULT_TASKS = join(ROOT, 'public/tasks/test.jsonl');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 interface Options {
@@ -122,11 +122,9 @@ async function benchWorkerInChromium(tasks: Task[], o: Options): Promise<{ sampl
   }
 }
 
+/** The bench over `o.tasks` tasks of `o.file` (read by the one task-file policy: a bad file is refused). */
 export async function runSandboxBench(o: Options): Promise<{ results: SandboxBenchRow[]; tasks: string[]; file: string }> {
-  if (!existsSync(o.file)) throw new UserError(`no task file at ${o.file}: build the bundled tasks with \`webswe tasks build\`, or pass --file PATH`);
-  const parsed = parseTaskFile(await readFile(o.file, 'utf8'), o.file);
-  if (parsed.tasks.length === 0) throw new UserError(`${o.file} holds no valid task`);
-  const tasks = sampleTasks(parsed.tasks, o.tasks);
+  const tasks = sampleTasks(checkTaskFile(await readFile(o.file, 'utf8'), o.file), o.tasks);
   const shape = `${tasks.length} tasks: apply the gold patch, run the tests`;
   const peers = await benchPlainNode(tasks, o);
   const peer = peers[0]!;
@@ -145,27 +143,4 @@ export async function runSandboxBench(o: Options): Promise<{ results: SandboxBen
   if (typeof worker === 'string') results.push({ name: 'worker sandbox (chromium)', shape, ms: NaN, p95_ms: NaN, samples: 0, target_ms: SANDBOX_TARGET_MS.worker!, not_measured: worker });
   else results.push(withPeer(row('worker sandbox (chromium)', shape, worker.samples, { failed_checks: worker.failed }), 'worker'));
   return { results, tasks: tasks.map((t) => t.instance_id), file: o.file };
-}
-
-export function registerSandboxBench(bench: Command): void {
-  bench
-    .command('sandbox')
-    .description('ms to apply a gold patch and run the tests, per sandbox (node, worker in Chromium) beside plain `node --test`')
-    .option('--tasks <n>', 'tasks sampled from the file (spread over its libraries)', '30')
-    .option('--file <path>', 'task file', DEFAULT_TASKS)
-    .option('--timeout <ms>', 'time limit per run', '20000')
-    .option('--no-browser', 'skip the worker sandbox (it needs Chromium)')
-    .option('--json', 'print one JSON document on stdout')
-    .action((opts: { tasks: string; file: string; timeout: string; browser: boolean; json?: boolean }) =>
-      runCommand(async () => {
-        const n = Number(opts.tasks);
-        if (!Number.isInteger(n) || n < 1) throw new UserError(`--tasks must be a positive whole number, got "${opts.tasks}"`);
-        const t0 = performance.now();
-        const doc = await runSandboxBench({ tasks: n, file: opts.file, browser: opts.browser, timeoutMs: Number(opts.timeout), log: (s) => process.stderr.write(`${s}\n`) });
-        const out = { ...doc, wall_s: (performance.now() - t0) / 1000 };
-        if (opts.json) printJson(out);
-        else console.log(sandboxTable(doc.results));
-        process.exit(0);
-      }),
-    );
 }

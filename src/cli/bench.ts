@@ -14,7 +14,7 @@ import { WebGpuBackend } from '../ops/webgpu.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
-import { registerSandboxBench } from '../bench/sandbox.node.ts';
+import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
@@ -39,7 +39,7 @@ function table(rows: BenchResult[]): string {
 export function registerBench(program: Command): void {
   const bench = program.command('bench').description('throughput benchmarks (figures beside a peer measured in the same run)');
   registerModelBench(bench);
-  registerSandboxBench(bench); // `bench sandbox`: src/bench/sandbox.node.ts
+  registerSandboxBench(bench); // `bench sandbox`: src/cli/bench-sandbox.ts over src/bench/sandbox.node.ts
   bench
     .command('kernels')
     .description('every op at training shapes; matmul and attention beside TF.js WebGPU on the same adapter')

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
-import { episodeOptions } from '../agent/episode.ts';
+import { episodeOptions } from '../rl/episode-options.ts';
 import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';

@@ -3,7 +3,7 @@
 // checkpointed at phase ends and every run.checkpointEvery DAPO iterations (weights, AdamW moments,
 // curriculum tallies, results so far), so a resumed run reproduces an uninterrupted one's metrics
 // (wall-clock timings aside).
-import { episodeOptions } from '../agent/episode.ts';
+import { episodeOptions } from './episode-options.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';
 import { chatFormatFor, stopIdsFor } from '../agent/render.ts';

@@ -2,7 +2,7 @@
 // and dtypes; the memory plan at the New run form's defaults, full fine-tuning beside LoRA; the adapter's
 // limits; and the verdict: fits, or why not and what to do (workers/model-fit.ts).
 import type { ModelReport } from '../../../workers/models.api.ts';
-import type { PlanRow } from '../../../workers/model-fit.ts';
+import type { PlanRow } from '../../../workers/models.api.ts';
 import { formatBytes } from '../../model/planner.ts';
 import { el } from '../dom.ts';
 

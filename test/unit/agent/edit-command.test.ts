@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
-import { runEpisode, episodeOptions } from '../../../src/agent/episode.ts';
+import { runEpisode } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
 import { lineEditsBetween } from '../../../src/agent/expert-plan.ts';
 import { fullSystemPrompt } from '../../../src/agent/prompt.ts';

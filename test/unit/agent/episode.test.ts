@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
-import { episodeOptions, runEpisode, runEpisodes, type EpisodeOptions } from '../../../src/agent/episode.ts';
+import { runEpisode, runEpisodes, type EpisodeOptions } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import type { EpisodeView, Policy, TurnOutput } from '../../../src/agent/policy.ts';
 import { BRIEF_SYSTEM_PROMPT, SYSTEM_PROMPT } from '../../../src/agent/prompt.ts';
 import { charTokens } from '../../../src/agent/render.ts';

@@ -4,7 +4,8 @@
 // bundled level-0 tasks in real node sandboxes, with the sub edit command and the bare style.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { episodeOptions, runEpisodes } from '../../../src/agent/episode.ts';
+import { runEpisodes } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
 import { goldPlan, guessEdits } from '../../../src/agent/expert-plan.ts';
 import { Rng } from '../../../src/random.ts';

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
-import { episodeOptions, runEpisode } from '../../../src/agent/episode.ts';
+import { runEpisode } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { replayState, StateExpertPolicy, TakeoverPolicy } from '../../../src/agent/expert-state.ts';
 import type { Policy } from '../../../src/agent/policy.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';

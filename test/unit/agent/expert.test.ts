@@ -3,7 +3,8 @@
 // deterministic for a seed and varies its wording across seeds. Episodes run in real node sandboxes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { episodeOptions, runEpisodes } from '../../../src/agent/episode.ts';
+import { runEpisodes } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { ExpertPolicy, failingTests } from '../../../src/agent/expert.ts';
 import { editsBetween, enclosingName, goldPlan, lineChanges, wrongEdit } from '../../../src/agent/expert-plan.ts';
 import type { EpisodeView } from '../../../src/agent/policy.ts';

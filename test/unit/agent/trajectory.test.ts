@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
-import { episodeOptions, runEpisode, type EpisodeOptions } from '../../../src/agent/episode.ts';
+import { runEpisode, type EpisodeOptions } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { fromAtif, fromSftLine, toAtif, toSftLine } from '../../../src/agent/export.ts';
 import type { Policy } from '../../../src/agent/policy.ts';
 import { PLAIN_CHATML, templateChatFormat } from '../../../src/agent/render.ts';

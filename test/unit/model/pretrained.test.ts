@@ -9,7 +9,8 @@ import { expectedTensors } from '../../../src/model/weights.ts';
 import { flattenConfig, resolveConfig } from '../../../src/rl/config.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 import { normalizeHubId, ProgressBoard } from '../../../workers/model-fetch.ts';
-import { modelFit, type GpuFacts } from '../../../workers/model-fit.ts';
+import { modelFit } from '../../../workers/model-fit.ts';
+import type { GpuFacts } from '../../../workers/models.api.ts';
 import type { ModelLoadProgress } from '../../../workers/models.api.ts';
 import { BROWSER_DEFAULTS } from '../../../workers/trainer.api.ts';
 

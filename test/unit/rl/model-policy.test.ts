@@ -4,7 +4,8 @@
 // (DAPO's ratios start at 1). Tolerance 2e-5: same math, cache path vs packed path.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { episodeOptions, runEpisodes } from '../../../src/agent/episode.ts';
+import { runEpisodes } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { freezeConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCommand } from '../../../src/agent/commands.ts';
-import { episodeOptions } from '../../../src/agent/episode.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import type { Policy } from '../../../src/agent/policy.ts';
 import { Timeline } from '../../../src/agent/timeline.ts';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';

@@ -1,7 +1,7 @@
 // Rewards, advantages, dynamic sampling, curriculum, pass@k and the LR schedule, checked against
 // values computed by hand from DAPO.md's formulas.
 import { describe, expect, it } from 'vitest';
-import { episodeReward, overlongPenalty, turnLengthPenalty } from '../../../src/rl/rewards.ts';
+import { episodeReward, overlongPenalty, turnLengthPenalty } from '../../../src/agent/reward.ts';
 import { dynamicSample, groupAdvantages, isDegenerateGroup } from '../../../src/rl/advantages.ts';
 import { Curriculum } from '../../../src/rl/curriculum.ts';
 import { passStats } from '../../../src/rl/passk.ts';

@@ -1,0 +1,32 @@
+// A run config's agent and reward sections as the episode loop's options (src/agent/episode.ts): the
+// one place where the run's settings become how episodes are played, so the agent layer needs no
+// knowledge of the run config.
+import type { EpisodeOptions } from '../agent/episode.ts';
+import type { EditCommandKind, SystemPromptKind } from '../agent/prompt.ts';
+import type { TestReport } from '../agent/tools.ts';
+import type { RunConfig } from './config.ts';
+
+/** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
+export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}): EpisodeOptions {
+  return {
+    maxTurns: c.agent.maxTurns,
+    contextTokens: c.agent.contextTokens,
+    observationTokens: c.agent.observationTokens,
+    actionTokens: c.agent.actionTokens,
+    commandTimeoutMs: c.agent.commandTimeoutMs,
+    sandbox: c.agent.sandbox,
+    systemPrompt: c.agent.systemPrompt as SystemPromptKind,
+    editCommand: c.agent.editCommand as EditCommandKind,
+    testReport: c.agent.testReport as TestReport,
+    overlap: c.agent.overlap === true,
+    reward: {
+      lengthThreshold: c.reward.lengthThreshold,
+      lengthPenalty: c.reward.lengthPenalty,
+      overlongBuffer: c.reward.overlongBuffer,
+      overlongBufferLen: c.reward.overlongBufferLen,
+      overlongPenaltyFactor: c.reward.overlongPenaltyFactor,
+      maxResponseTokens: c.agent.contextTokens,
+    },
+    ...extra,
+  };
+}
