@@ -1,4 +1,4 @@
-// dapo_loss: pass 1 of DAPO's token-level clipped surrogate (DAPO.md; pass 2: dapo_loss_reduce).
+// dapo_loss: pass 1 of DAPO's token-level clipped surrogate (docs/dapo.md; pass 2: dapo_loss_reduce).
 //   ρ = exp(logp − oldLogp); ℓ = −min(ρA, clip(ρ, 1−εlow, 1+εhigh)·A)·mask;
 //   dlogp = −ρ·A·mask (/ denom when given) where the unclipped term is active, else 0;
 //   per workgroup: Σℓ, Σ mask·[ρ < 1−εlow, A < 0], Σ mask·[ρ > 1+εhigh, A > 0], Σ mask·(ρ − 1 − log ρ), Σ mask.

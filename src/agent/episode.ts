@@ -277,7 +277,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   const rewardMs = performance.now() - t0;
   opts.timeline?.add('sandbox', t0, t0 + rewardMs);
   // R = 1 only for a submitted episode whose tests all pass: one ended by a limit (or an error, or a replay
-  // that ran out) gets R = 0 plus the penalty (DAPO.md), though its tests are still run and recorded.
+  // that ran out) gets R = 0 plus the penalty (docs/dapo.md), though its tests are still run and recorded.
   const reward = episodeReward(ep.end === 'submitted' && tests.failed.length === 0, ep.turns.length, ep.action, { maxTurns: opts.maxTurns, ...opts.reward });
   const t: Trajectory = {
     format: 'webswe-trajectory',

@@ -1,4 +1,4 @@
-// Episode rewards (DAPO.md): R = 1 if every FAIL_TO_PASS and PASS_TO_PASS test passes, else 0;
+// Episode rewards (docs/dapo.md): R = 1 if every FAIL_TO_PASS and PASS_TO_PASS test passes, else 0;
 // plus the paper's turn-length penalty (Eqs. 3-4) and, optionally, DAPO's token overlong shaping.
 
 export interface RewardParts {

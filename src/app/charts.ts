@@ -1,4 +1,4 @@
-// The live run's curves (uPlot): one small chart per quantity DAPO.md asks to watch, all over the
+// The live run's curves (uPlot): one small chart per quantity docs/dapo.md asks to watch, all over the
 // same x axis (minutes of wall time: chart-data.ts), the phases as shaded bands named where there is
 // room, no line across a phase boundary, the expert's rows apart from the policy's, and a chart shown
 // once it has a value. Each figure carries a text summary for screen readers.

@@ -1,4 +1,4 @@
-// The from-scratch model presets (DESIGN.md "Models"), in one place. Both are Qwen2-style (q/k/v
+// The from-scratch model presets (docs/architecture.md "Models"), in one place. Both are Qwen2-style (q/k/v
 // biases, tied embeddings, ChatML special tokens), the same family as the pretrained Qwen2.5 targets,
 // so one code path serves both. Their tokenizer is our byte-level BPE (bpe.ts) trained on the task
 // world with `tokenizerVocab` entries; the model's vocabSize may be larger (padding rows, as Qwen does).

@@ -94,7 +94,7 @@ export interface LossOps<T extends Tensor> {
    *  dentropy may be omitted. Writes into `out` (may alias logits to save memory). → (N, V). */
   logprobsBackward(logits: T, targets: T, lse: T, entropy: T, dlogp: T, dentropy?: T, out?: T): T;
 
-  /** DAPO's token-level clipped surrogate (DAPO.md), as a loss to minimise:
+  /** DAPO's token-level clipped surrogate (docs/dapo.md), as a loss to minimise:
    *  ρ = exp(logp − oldLogp); per token ℓ = −min(ρ·A, clip(ρ, 1−εlow, 1+εhigh)·A) · mask;
    *  loss = Σ ℓ / denom (denom = action tokens in the whole batch; defaults to Σ mask).
    *  logp, oldLogp, adv, mask (N) f32 → dlogp (N) = ∂loss/∂logp (= −ρ·A·mask/denom where the

@@ -1,4 +1,4 @@
-// The one tolerance helper (STYLE.md §12): compares two arrays under |x−y| ≤ atol + rtol·|y| and
+// The one tolerance helper (docs/style.md §5): compares two arrays under |x−y| ≤ atol + rtol·|y| and
 // reports the label, max abs/rel error, the first mismatching index and a few pairs.
 
 export interface Tolerance {

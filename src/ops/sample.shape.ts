@@ -5,7 +5,7 @@ import { expectDtype, expectShape, shapeStr, type Tensor } from './tensor.ts';
 export interface SampleOptions {
   /** Integer in [0, 2^53): Philox key = (low 32 bits, high bits). */
   seed: number;
-  /** > 0; default 1 (training rollouts: 1, no top-k, no top-p — DAPO.md). */
+  /** > 0; default 1 (training rollouts: 1, no top-k, no top-p — docs/dapo.md). */
   temperature?: number;
   /** Evaluation only: keep the logits ≥ the k-th largest (ties kept). */
   topK?: number;

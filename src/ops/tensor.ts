@@ -1,4 +1,4 @@
-// Tensors of the two backends and the shape helpers both share. Shape alphabet (STYLE.md):
+// Tensors of the two backends and the shape helpers both share. Shape alphabet (docs/style.md):
 // B batch, T time, C channels, V vocabulary, NH heads, NKV key/value heads, HS head size, L layers.
 
 export type DType = 'f32' | 'i32' | 'u32';

@@ -1,4 +1,4 @@
-// Group advantages and dynamic sampling (DAPO.md): Â_i = (R_i − mean_group R) / (std_group R + δ),
+// Group advantages and dynamic sampling (docs/dapo.md): Â_i = (R_i − mean_group R) / (std_group R + δ),
 // one scalar per episode broadcast to its action tokens; groups whose rewards are all equal have
 // zero advantage everywhere and carry no gradient, so dynamic sampling drops them.
 

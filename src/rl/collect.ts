@@ -1,6 +1,6 @@
 // Collecting episodes for training and evaluation: derived seeds (a run is a pure function of its
 // seed, so a resumed run replays exactly), batched rollouts with progress, trajectory → training
-// tokens (RFT masks format-error turns), and per-batch rollout metrics (DAPO.md's list) and timings.
+// tokens (RFT masks format-error turns), and per-batch rollout metrics (docs/dapo.md's list) and timings.
 //
 // Overlap (opts.overlap, agent.overlap): generation and the sandbox need not take turns. Two fixed
 // halves take turns at the policy instead: each runs its own lockstep episode loop (runEpisodes),

@@ -1,5 +1,5 @@
 // The run configuration: one typed object, every field declared once in FIELDS with its default,
-// allowed range and meaning (DAPO.md's names; verl's in brackets). Resolved once:
+// allowed range and meaning (docs/dapo.md's names; verl's in brackets). Resolved once:
 // defaults ← preset ← overrides (`--set a.b=v`), validated, frozen. The app renders its form from
 // FIELDS too, so the CLI and the page can never disagree about a default or a range.
 

@@ -19,7 +19,7 @@ export interface ModelPolicyOptions {
   contextTokens: number;
   /** Ids that end a turn (the chat format's end of turn, and the model's eos ids). */
   stopIds: readonly number[];
-  /** Sampling: temperature 1 and nothing else for training rollouts (DAPO.md). */
+  /** Sampling: temperature 1 and nothing else for training rollouts (docs/dapo.md). */
   sampling: Omit<SamplingOptions, 'seed'>;
   /** The sampling seed (the Philox key) of every episode this policy plays. */
   seed: number;

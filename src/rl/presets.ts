@@ -90,7 +90,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'model.preset': 'Qwen/Qwen2.5-Coder-0.5B-Instruct',
       'model.loraRank': 16,
       'model.loraAlpha': 32,
-      // The base phase evaluates the instruct model as it is (DAPO.md phase 1): no expert cloning.
+      // The base phase evaluates the instruct model as it is (docs/dapo.md phase 1): no expert cloning.
       'bc.episodes': 0,
       'tasks.maxTrain': 400,
       'tasks.maxTest': 80,
@@ -99,7 +99,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'agent.observationTokens': 1024,
       'agent.actionTokens': 512,
       'reward.lengthThreshold': 12,
-      // LoRA wants rates far above the paper's full fine-tuning 5e-6 / 1e-6 (DAPO.md).
+      // LoRA wants rates far above the paper's full fine-tuning 5e-6 / 1e-6 (docs/dapo.md).
       'rft.samplesPerTask': 4,
       'rft.lr': 1e-4,
       'rft.batchEpisodes': 16,

@@ -3,7 +3,7 @@
 // (fs.node.ts) and IndexedDB in the browser. The record shapes are the same, so a run exported
 // from one imports into the other.
 
-/** One metrics row: phase, step within the phase, and named values (DAPO.md's list and more). */
+/** One metrics row: phase, step within the phase, and named values (docs/dapo.md's list and more). */
 export interface MetricRecord {
   phase: string;
   step: number;

@@ -1,5 +1,5 @@
 // Browser-tier helpers: launch Debian's chromium through playwright-core with WebGPU on
-// SwiftShader (WEBGPU.md's flags), or report why it cannot be launched; open the app's page as the
+// SwiftShader (docs/architecture.md "WebGPU"), or report why it cannot be launched; open the app's page as the
 // tests do (a 1100×900 viewport, page errors collected, the screenshot folder made).
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';

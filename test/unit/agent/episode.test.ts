@@ -147,7 +147,7 @@ describe('grading on a fresh copy (node sandbox)', () => {
     expect(cheated!.reward.tests).toBe(0); // …but the grade comes from the task's tests
     expect(cheated!.tests.failed).toEqual(task.FAIL_TO_PASS);
     expect(cheated!.final_diff).toMatch(/diff --git a\/test\/clamp.test.js/);
-    // Not submitted (here: the replay ran out): R = 0 although the final files pass (DAPO.md).
+    // Not submitted (here: the replay ran out): R = 0 although the final files pass (docs/dapo.md).
     expect(unsubmitted!.end_reason).toBe('policy_exhausted');
     expect(unsubmitted!.tests.failed).toEqual([]);
     expect(unsubmitted!.reward.tests).toBe(0);

@@ -1,5 +1,5 @@
 // Rewards, advantages, dynamic sampling, curriculum, pass@k and the LR schedule, checked against
-// values computed by hand from DAPO.md's formulas.
+// values computed by hand from docs/dapo.md's formulas.
 import { describe, expect, it } from 'vitest';
 import { episodeReward, overlongPenalty, turnLengthPenalty } from '../../../src/agent/reward.ts';
 import { dynamicSample, groupAdvantages, isDegenerateGroup } from '../../../src/rl/advantages.ts';

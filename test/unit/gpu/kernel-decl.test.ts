@@ -1,5 +1,5 @@
 // Every kernel's TS declaration (bindings, uniform struct, overrides, workgroup size) agrees with
-// its .wgsl text, every .wgsl file is declared, and every file opens with the STYLE.md header.
+// its .wgsl text, every .wgsl file is declared, and every file opens with the docs/style.md header.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KERNELS_DIR } from '../../../src/gpu/adapter.node.ts';
