@@ -1,4 +1,4 @@
-// The task build's file-system side: corpus libraries read from src/tasks/corpus/<lib>/ (package.json,
+// The task build's file-system side: corpus libraries read from corpus/libraries/<lib>/ (package.json,
 // src/ and test/ only), and the sets written as <out>/train.jsonl and <out>/test.jsonl beside a README
 // of their statistics, the split rule and the command that rebuilt them.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { OPERATORS } from './mutate.ts';
 import { formatTaskLine, type Task } from './schema.ts';
 import type { BuildSummary, Library, Tally } from './build.ts';
 
-export const CORPUS_DIR = fileURLToPath(new URL('./corpus/', import.meta.url));
+export const CORPUS_DIR = fileURLToPath(new URL('../../corpus/libraries/', import.meta.url));
 export const DEFAULT_OUT = fileURLToPath(new URL('../../public/tasks/', import.meta.url));
 
 async function walkFiles(root: string, rel: string, out: FileMap): Promise<void> {
@@ -59,7 +59,7 @@ export function taskSetReadme(s: BuildSummary, command: string): string {
   return `# Bundled task sets
 
 \`train.jsonl\` and \`test.jsonl\` hold ${s.tasks} SWE-bench-style tasks (the record is \`src/tasks/schema.ts\`), one per
-line, synthesised from the small libraries in \`src/tasks/corpus/\`. Rebuilt with
+line, synthesised from the small libraries in \`corpus/libraries/\`. Rebuilt with
 
 \`\`\`sh
 ${command}

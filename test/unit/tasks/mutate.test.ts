@@ -43,7 +43,7 @@ describe('operators', () => {
   }
 
   it('changes only the token: the gold patch removes and adds exactly one line', () => {
-    const src = readFileSync(fileURLToPath(new URL('../../../src/tasks/corpus/roman/src/roman.js', import.meta.url)), 'utf8');
+    const src = readFileSync(fileURLToPath(new URL('../../../corpus/libraries/roman/src/roman.js', import.meta.url)), 'utf8');
     const all = enumerateMutants('src/roman.js', src);
     expect(all.length).toBeGreaterThan(50);
     for (const m of all) {
@@ -87,7 +87,7 @@ describe('combining and ordering', () => {
   });
 
   it('orders candidates the same way for the same seed, differently for another, every operator early', () => {
-    const lib = { 'src/roman.js': readFileSync(fileURLToPath(new URL('../../../src/tasks/corpus/roman/src/roman.js', import.meta.url)), 'utf8'), 'test/x.test.js': '' };
+    const lib = { 'src/roman.js': readFileSync(fileURLToPath(new URL('../../../corpus/libraries/roman/src/roman.js', import.meta.url)), 'utf8'), 'test/x.test.js': '' };
     const all = enumerateLibrary(lib);
     expect(all.every((m) => m.file === 'src/roman.js')).toBe(true);
     const ids = (seed: number) => candidateOrder(all, new Rng(seed)).map((m) => m.id);
