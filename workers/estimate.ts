@@ -22,12 +22,12 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   if (!model) throw new Error(`the run preset "${preset}" starts from a pretrained model; only from-scratch presets are estimated`);
   const be = await open(choice);
   const b = { name: be.name, be: be.be };
-  const train = await benchTrain(b, model, { B: cfg.bc.batchEpisodes as number, T: 384, steps: 1 });
-  const G = Math.max(1, cfg.agent.rolloutBatch as number), D = 8;
+  const train = await benchTrain(b, model, { B: cfg.bc.batchEpisodes, T: 384, steps: 1 });
+  const G = Math.max(1, cfg.agent.rolloutBatch), D = 8;
   const [prefill, decode] = await benchGenerate(b, model, { G, P: 100, D });
   const genTokensPerS = (G * D) / ((prefill!.ms + decode!.ms) / 1000);
-  const [task] = await loadTasks(cfg.tasks.test as string, 1, cfg.tasks.difficulty as string);
-  const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs as number });
+  const [task] = await loadTasks(cfg.tasks.test, 1, cfg.tasks.difficulty);
+  const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs });
   let testRunS = 0;
   try {
     await sb.runTests(task!.test_files);

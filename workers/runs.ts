@@ -22,7 +22,6 @@ import { fencedStore, isQuotaError, lostStop, quotaStop } from './run-halts.ts';
 import { PageSandboxes } from './page-sandboxes.ts';
 import { isCachedModel, loadCachedModel } from './models.ts';
 import { loadTasks } from './tasks.ts';
-import type { TaskSelection } from '../src/tasks/select.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
 import type { OpenedBackend } from './backend.ts';
 import { episodeFollower } from './follow.ts';
@@ -169,8 +168,8 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       emit({ type: 'log', run: name, message: 'loading tasks, backend and sandbox' });
       const [opened, sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
         openBackend(choice), cfg.agent.sandbox === 'webcontainer' ? pageSandboxes.factory('webcontainer') : workerSandbox(),
-        loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection),
-        loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection),
+        loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select),
+        loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select),
         // A model cached in the Model view (model.preset = idb:models/<id>).
         isCachedModel(String(cfg.model.preset)) ? loadCachedModel(String(cfg.model.preset)) : Promise.resolve(undefined),
       ]);

@@ -168,7 +168,7 @@ async function benchDapoCommand(o: { preset: string; backend: string; overlap: s
     throw e;
   }
   const cfg = dapoBenchConfig(o.preset, overrides);
-  const file = cfg.tasks.train as string;
+  const file = cfg.tasks.train;
   const text = await readFile(file, 'utf8').catch(() => Promise.reject(new UserError(`task file ${file} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`)));
   const { tasks, errors } = parseTaskFile(text, file);
   if (errors.length) throw new UserError(`${file}: ${errors.length} malformed line(s); check it with \`webswe tasks validate ${file}\``);

@@ -171,8 +171,8 @@ export function registerTrain(program: Command): void {
         }
         // Before the run folder exists: a model or a task file that cannot be loaded leaves nothing to clean up.
         const pretrained = await loadPretrained(String(cfg.model.preset));
-        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
-        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
+        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select);
+        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select);
         const store = await FileRunStore.open(dir);
         // A folder stopped before its first checkpoint has nothing to continue from: say so rather
         // than start over under the name of a resume.
@@ -230,7 +230,7 @@ export function registerTrain(program: Command): void {
         const values = await loaded.weights.readModel(loaded.config);
         await loaded.close();
         const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
-        const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
+        const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select);
         const { be } = await openBackend(o.backend);
         const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
         const bar = progressReporter();

@@ -14,11 +14,18 @@ export interface FieldSpec {
   choices?: readonly string[];
 }
 
-const f = (path: string, type: FieldType, def: number | boolean | string, doc: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
-  path, type, default: def, doc, ...extra,
-});
+/** A field as declared: its path, type and choices kept as literal types, so RunConfig is derived
+ *  from FIELDS (a misspelt `cfg.dapo.grupSize` does not compile, `cfg.dapo.filterMode` is 'refill' | 'shrink'). */
+interface Field<P extends string, T extends FieldType, C extends readonly string[] | undefined> extends FieldSpec {
+  readonly path: P;
+  readonly type: T;
+  readonly choices?: C;
+}
+type Extra<C> = { min?: number; max?: number; choices?: C };
+const f = <const P extends string, const T extends FieldType, const C extends readonly string[] | undefined = undefined>(path: P, type: T, def: number | boolean | string, doc: string, extra: Extra<C> = {}) =>
+  ({ path, type, default: def, doc, ...extra }) as Field<P, T, C>;
 
-export const FIELDS: readonly FieldSpec[] = [
+export const FIELDS = [
   f('seed', 'int', 1, 'seed of every random choice in the run (task order, sampling, initialisation)', { min: 0, max: 2 ** 31 - 1 }),
   f('model.preset', 'string', 'micro', 'model: a from-scratch preset or a pretrained folder/Hub id', {}),
   f('model.lr', 'number', 3e-3, 'learning rate of behaviour cloning (from-scratch presets)', { min: 0, max: 1 }),
@@ -106,13 +113,25 @@ export const FIELDS: readonly FieldSpec[] = [
   f('run.checkpointEvery', 'int', 5, 'checkpoint every N DAPO iterations (and at each phase end)', { min: 1, max: 1e6 }),
   f('run.checkpointSteps', 'int', 100, "checkpoint every N optimiser steps of base's cloning and of RFT (and when stopped)", { min: 1, max: 1e6 }),
   f('run.phases', 'string', 'base,rft,dapo', 'phases to run, in order (subset of base,rft,dapo)'),
-];
+] as const satisfies readonly FieldSpec[];
 
 export type ConfigValue = number | boolean | string;
-/** Nested, frozen configuration object: config.dapo.groupSize etc. */
-export type RunConfig = { readonly [section: string]: ConfigValue | { readonly [key: string]: ConfigValue } } & Record<string, any>;
 
-const BY_PATH = new Map(FIELDS.map((s) => [s.path, s]));
+type AnyField = (typeof FIELDS)[number];
+/** A field's value type: its choices as a union where it has them, else from its type. */
+type ByType<T> = T extends 'bool' ? boolean : T extends 'string' ? string : number;
+type ValueOf<F extends AnyField> = string extends NonNullable<F['choices']>[number] ? ByType<F['type']> : NonNullable<F['choices']>[number];
+type SectionOf<P> = P extends `${infer S}.${string}` ? S : never;
+type Section = SectionOf<AnyField['path']>;
+/**
+ * Nested, frozen configuration object (config.dapo.groupSize etc.), its type derived from FIELDS: every
+ * section and field typed, `seed` at the top.
+ */
+export type RunConfig = { readonly seed: number } & {
+  readonly [S in Section]: { readonly [F in AnyField as F['path'] extends `${S}.${infer K}` ? K : never]: ValueOf<F> };
+};
+
+const BY_PATH = new Map<string, FieldSpec>(FIELDS.map((s) => [s.path, s]));
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

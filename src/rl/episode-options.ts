@@ -2,8 +2,6 @@
 // one place where the run's settings become how episodes are played, so the agent layer needs no
 // knowledge of the run config.
 import type { EpisodeOptions } from '../agent/episode.ts';
-import type { EditCommandKind, SystemPromptKind } from '../agent/prompt.ts';
-import type { TestReport } from '../agent/tools.ts';
 import type { RunConfig } from './config.ts';
 
 /** Episode options from a resolved run config (agent.* and reward.*); L_max is the context budget. */
@@ -15,9 +13,9 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     actionTokens: c.agent.actionTokens,
     commandTimeoutMs: c.agent.commandTimeoutMs,
     sandbox: c.agent.sandbox,
-    systemPrompt: c.agent.systemPrompt as SystemPromptKind,
-    editCommand: c.agent.editCommand as EditCommandKind,
-    testReport: c.agent.testReport as TestReport,
+    systemPrompt: c.agent.systemPrompt,
+    editCommand: c.agent.editCommand,
+    testReport: c.agent.testReport,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,

@@ -55,29 +55,29 @@ const RFT_KEPT = 0.07;
 /** The estimate of a resolved config at measured device rates. */
 export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
   const phases = String(cfg.run.phases).split(',').map((s) => s.trim());
-  const turns = cfg.agent.maxTurns as number;
+  const turns = cfg.agent.maxTurns;
   const testsPerEpisode = turns / 2 + 1;
   /** Seconds of one policy episode: its generation plus the part of its test runs not overlapped. */
   const episodeS = (turns * ACTION_TOKENS_PER_TURN) / r.genTokensPerS + SANDBOX_EXPOSED * testsPerEpisode * r.testRunS;
   const trainS = (tokens: number) => tokens / r.trainTokensPerS;
   const parts: EstimatePart[] = [];
-  const evalS = (cfg.tasks.maxTest as number || 48) * (cfg.eval.samples as number) * episodeS;
+  const evalS = (cfg.tasks.maxTest || 48) * cfg.eval.samples * episodeS;
   if (phases.includes('base')) {
-    const n = cfg.bc.episodes as number;
+    const n = cfg.bc.episodes;
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
-    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * (cfg.bc.epochs as number) * EXPERT_EPISODE_TOKENS) });
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS) });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {
-    const n = (cfg.rft.tasks as number) * (cfg.rft.samplesPerTask as number);
+    const n = cfg.rft.tasks * cfg.rft.samplesPerTask;
     parts.push({ name: 'RFT rollouts', phase: 'rft', seconds: n * episodeS });
-    parts.push({ name: 'RFT updates', phase: 'rft', seconds: trainS(n * RFT_KEPT * (cfg.rft.epochs as number) * turns * POLICY_TOKENS_PER_TURN) });
+    parts.push({ name: 'RFT updates', phase: 'rft', seconds: trainS(n * RFT_KEPT * cfg.rft.epochs * turns * POLICY_TOKENS_PER_TURN) });
     parts.push({ name: 'evaluation of RFT', phase: 'rft', seconds: evalS });
   }
   if (phases.includes('dapo')) {
-    const perIteration = (cfg.dapo.tasksPerIteration as number) * (cfg.dapo.groupSize as number);
-    const rounds = cfg.dapo.filterGroups ? Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches as number) : 1;
-    parts.push({ name: 'DAPO', phase: 'dapo', seconds: (cfg.dapo.iterations as number) * (perIteration * rounds * episodeS + trainS(perIteration * turns * POLICY_TOKENS_PER_TURN)) });
+    const perIteration = cfg.dapo.tasksPerIteration * cfg.dapo.groupSize;
+    const rounds = cfg.dapo.filterGroups ? Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches) : 1;
+    parts.push({ name: 'DAPO', phase: 'dapo', seconds: cfg.dapo.iterations * (perIteration * rounds * episodeS + trainS(perIteration * turns * POLICY_TOKENS_PER_TURN)) });
     parts.push({ name: 'evaluation of DAPO', phase: 'dapo', seconds: evalS });
   }
   return { totalS: parts.reduce((a, p) => a + p.seconds, 0), parts };

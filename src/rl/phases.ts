@@ -5,9 +5,8 @@
 // Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
-import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
+import { ExpertPolicy } from '../agent/expert.ts';
 import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
-import type { EditCommandKind } from '../agent/prompt.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
@@ -165,7 +164,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle as ExpertStyle, editCommand: cfg.agent.editCommand as EditCommandKind, guesses: cfg.bc.expertGuesses });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
   let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
   if (ts.length !== specs.length) {
@@ -179,12 +178,12 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
   let steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base' });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
-  const editCommand = cfg.agent.editCommand as EditCommandKind;
+  const editCommand = cfg.agent.editCommand;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
     const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
     const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
     const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
-    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle as ExpertStyle);
+    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle);
     const dts = await collect(
       dspecs,
       (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * rolloutBatch(cfg, 1) + (v.index ?? 0)) ?? 1),
@@ -287,7 +286,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
         return { task, trajs, rewards: trajs.map((t) => t.reward.total) };
       });
     },
-    { enabled: cfg.dapo.filterGroups, mode: cfg.dapo.filterMode as 'refill' | 'shrink', maxRounds: cfg.dapo.maxGenBatches },
+    { enabled: cfg.dapo.filterGroups, mode: cfg.dapo.filterMode, maxRounds: cfg.dapo.maxGenBatches },
   );
   const rolloutS = (performance.now() - t0) / 1000;
   if (ctx.shouldStop()) return null;

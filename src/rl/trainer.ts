@@ -85,9 +85,9 @@ interface Loaded<T extends Tensor> {
 
 /** The LoRA settings of a run (model.loraRank 0: none, every weight trains). */
 export function loraOf(cfg: RunConfig): LoraConfig | undefined {
-  const rank = Number(cfg.model.loraRank);
+  const rank = cfg.model.loraRank;
   if (!rank) return undefined;
-  return { rank, alpha: Number(cfg.model.loraAlpha), targets: parseLoraTargets(String(cfg.model.loraTargets)) };
+  return { rank, alpha: cfg.model.loraAlpha, targets: parseLoraTargets(String(cfg.model.loraTargets)) };
 }
 
 /**

@@ -32,7 +32,7 @@ class RunEta {
       if (!c) return null;
       const cfg = resolveConfig(c);
       this.est = estimateRun(cfg, CALIBRATION_RATES);
-      this.iterations = cfg.dapo.iterations as number;
+      this.iterations = cfg.dapo.iterations;
     }
     const x = partOf(this.est, p, this.iterations);
     if (!x) return null;

@@ -45,3 +45,15 @@ describe('dapo.warmupSteps', () => {
     expect(dapoLr(resolveConfig({ 'dapo.lr': 1e-3 }), 0)).toBe(1e-3); // 0: no warm-up (the default)
   });
 });
+
+describe('RunConfig', () => {
+  it('is typed from FIELDS: sections and fields known to the compiler, choices as unions', () => {
+    const cfg = resolveConfig();
+    // @ts-expect-error a misspelt field does not compile (`npm test` typechecks the tests first)
+    void cfg.dapo.grupSize;
+    const mode: 'refill' | 'shrink' = cfg.dapo.filterMode;
+    const g: number = cfg.dapo.groupSize;
+    const penalty: boolean = cfg.reward.lengthPenalty;
+    expect([mode, g, penalty]).toEqual(['refill', 8, true]);
+  });
+});
