@@ -204,7 +204,6 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       });
       if (run.halted) return;
       const status = r.stopped ? (run.stopReason === 'stop' ? 'stopped' : 'paused') : 'done';
-      if (!r.stopped) await store.writeJson('results.json', { phases: r.phases, run_dir: store.location, stopped: false });
       await updateRunRecord(db, name, { status });
       emit({ type: 'status', run: name, status });
     } catch (e) {

@@ -7,10 +7,9 @@
 // compareOverlap times the iteration's rollout batch (dapoRound: the same episodes, seeds and
 // policies) with the overlap scheme (agent.overlap) on and off, alternating the order over a few
 // repeats (a shared machine's load drifts), and checks every run played identical trajectories.
-import { episodeOptions } from '../rl/episode-options.ts';
 import { Timeline } from '../agent/timeline.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
-import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
+import { stopIdsFor } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig } from '../model/config.ts';
@@ -25,6 +24,7 @@ import type { Tensor } from '../ops/tensor.ts';
 import { resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { Curriculum } from '../rl/curriculum.ts';
 import { rolloutTiming } from '../rl/collect.ts';
+import { phaseContext } from '../rl/session.ts';
 import { dapoIteration, dapoRound, newOptimizer, type PhaseContext, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
@@ -117,15 +117,10 @@ async function setUp(o: DapoBenchOptions): Promise<Bench> {
   const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
   const model = new Transformer(o.be, config, uploadParams(o.be, config, initParams(config, cfg.seed)));
   let trajectories: Trajectory[] = [];
-  const ctx: PhaseContext<Tensor> = {
-    cfg, be: o.be, model, tokenizer, sandbox: o.sandbox, train: pool, test: [],
-    stopIds: stopIdsFor(tokenizer, config.eosTokenIds),
-    episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
-    log: async () => undefined,
+  const ctx: PhaseContext<Tensor> = phaseContext(cfg, o.be, { model, tokenizer, stopIds: stopIdsFor(tokenizer, config.eosTokenIds) }, { sandbox: o.sandbox, train: pool, test: [] }, {
     trajectories: async (_phase, _step, ts) => void (trajectories = ts),
     progress: (p) => o.onProgress?.(p),
-    shouldStop: () => false,
-  };
+  });
   // Warm-up outside the timing (the weights are untouched): the JIT compiles the generation path,
   // WebGPU its pipelines, as after a run's first iteration.
   const warm = new KvGenerator(model, cfg.dapo.groupSize, 16);

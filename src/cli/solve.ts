@@ -10,14 +10,12 @@ import { episodeOptions } from '../rl/episode-options.ts';
 import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
 import { toAtif, toSftLine } from '../agent/export.ts';
 import { parsePolicySpec, type Policy } from '../agent/policy.ts';
-import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
+import { chatFormatFor } from '../agent/render.ts';
+import { openPolicyModel } from '../rl/session.ts';
 import { ReplayPolicy } from '../agent/replay.ts';
 import { renderTrajectory, type Trajectory } from '../agent/trajectory.ts';
 import { loadTokenizerDir } from '../model/tokenizer.node.ts';
 import { loadModelDir } from '../model/load.node.ts';
-import { uploadParams } from '../model/params.ts';
-import { Tokenizer } from '../model/tokenizer.ts';
-import { Transformer } from '../model/transformer.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { openBackend } from './backend.ts';
 import { parseOverrides, resolveConfig, type ConfigValue } from '../rl/config.ts';
@@ -86,13 +84,11 @@ function pickTasks(tasks: Task[], flags: SolveFlags, path: string): Task[] {
  *  the policy; its tokenizer also renders the episode (token arrays, budgets in tokens). */
 async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   const loaded = await loadModelDir(dir);
-  if (!loaded.tokenizerJson) throw new UserError(`--policy model:${dir}: the folder has no tokenizer.json (a model policy needs its tokenizer files)`);
-  const values = await loaded.weights.readModel(loaded.config);
-  await loaded.close();
-  flags.tokenizer ??= dir;
-  const tok = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
   const { be } = await openBackend('auto');
-  const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
+  const { model, tokenizer: tok, stopIds } = await openPolicyModel(be, loaded, `--policy model:${dir}: the folder`).catch((e: Error) => {
+    throw new UserError(e.message);
+  });
+  flags.tokenizer ??= dir;
   flags.base = await evalBase(dir);
   let cfg;
   try {
@@ -102,7 +98,7 @@ async function modelPolicy(dir: string, flags: SolveFlags): Promise<Policy> {
   }
   return new ModelPolicy(model, tok, {
     contextTokens: cfg.agent.contextTokens + cfg.agent.actionTokens,
-    stopIds: stopIdsFor(tok, loaded.config.eosTokenIds),
+    stopIds,
     sampling: { temperature: cfg.eval.temperature },
     seed: int('--seed', flags.seed, 0),
     name: `model:${dir}`,

@@ -5,13 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
-import { episodeOptions } from '../rl/episode-options.ts';
-import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
+import { openPolicyModel, phaseContext } from '../rl/session.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
-import { uploadParams } from '../model/params.ts';
-import { Tokenizer } from '../model/tokenizer.ts';
-import { Transformer } from '../model/transformer.ts';
 import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
@@ -179,7 +175,6 @@ export function registerTrain(program: Command): void {
         if (o.resume && !(await store.loadCheckpoint())) {
           throw new UserError(`${dir} has no checkpoint to resume from (the run stopped before its first one): start it again with --out ${dir} after removing the folder, or with another --out`);
         }
-        await store.writeJson('config.json', flattenConfig(cfg));
         const { be, name } = await openBackend(o.backend);
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const bar = progressReporter();
@@ -194,7 +189,6 @@ export function registerTrain(program: Command): void {
         const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
         bar.stop();
         const table = resultsTable(r.phases);
-        await store.writeJson('results.json', { phases: r.phases, run_dir: dir, stopped: r.stopped });
         const { writeFile } = await import('node:fs/promises');
         await writeFile(join(dir, 'results.md'), `# ${dir}\n\n${table}\n`);
         if (o.json) printJson({ phases: r.phases, run_dir: dir, stopped: r.stopped, ...(r.resumedFrom ? { resumed_from: r.resumedFrom } : {}) });
@@ -220,30 +214,20 @@ export function registerTrain(program: Command): void {
     .action((o: { model: string; tasks: string; samples: string; max: string; seed: string; backend: string; set?: string[]; json?: boolean }) =>
       runCommand(async () => {
         const loaded = await loadModelDir(o.model);
-        if (!loaded.tokenizerJson) throw new UserError(`${o.model} has no tokenizer.json: a model folder for eval needs its tokenizer files`);
         let cfg: RunConfig;
         try {
           cfg = resolveConfig(await evalBase(o.model), parseOverrides([`eval.samples=${o.samples}`, `seed=${o.seed}`, ...(o.set ?? [])]));
         } catch (e) {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }
-        const values = await loaded.weights.readModel(loaded.config);
-        await loaded.close();
-        const tokenizer = Tokenizer.fromJson(loaded.tokenizerJson, loaded.tokenizerConfig ?? {});
         const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select);
         const { be } = await openBackend(o.backend);
-        const model = new Transformer(be, loaded.config, uploadParams(be, loaded.config, values));
+        const policy = await openPolicyModel(be, loaded, o.model).catch((e: Error) => {
+          throw new UserError(e.message);
+        });
         const bar = progressReporter();
         const t0 = performance.now();
-        const ev = await evaluate(
-          {
-            cfg, be, model, tokenizer, stopIds: stopIdsFor(tokenizer, loaded.config.eosTokenIds),
-            sandbox: sandboxFactory(cfg.agent.sandbox), train: [], test: tasks,
-            episodes: episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) }),
-            log: async () => {}, trajectories: async () => {}, progress: (p) => bar.update(p), shouldStop: () => false,
-          },
-          'eval',
-        );
+        const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox: sandboxFactory(cfg.agent.sandbox), train: [], test: tasks }, { progress: (p) => bar.update(p) }), 'eval');
         bar.stop();
         const row = { phase: 'eval', ...ev.stats, wall_s: (performance.now() - t0) / 1000 };
         if (o.json) printJson({ phases: [row], model: o.model, tasks: o.tasks });

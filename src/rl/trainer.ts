@@ -3,10 +3,9 @@
 // checkpointed at phase ends and every run.checkpointEvery DAPO iterations (weights, AdamW moments,
 // curriculum tallies, results so far), so a resumed run reproduces an uninterrupted one's metrics
 // (wall-clock timings aside).
-import { episodeOptions } from './episode-options.ts';
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';
-import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
+import { stopIdsFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
 import { freezeConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
@@ -23,8 +22,9 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
-import type { RunConfig } from './config.ts';
+import { flattenConfig, type RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
+import { phaseContext } from './session.ts';
 import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress } from './phases.ts';
 
 export interface PhaseRow {
@@ -155,13 +155,15 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const stop = () => env.events?.shouldStop?.() ?? false;
   /** Who plays the episodes now, for the turn events: expert, rft, dapo or eval-<phase>. */
   let playing = 'expert';
-  const ctx: PhaseContext<T> = {
-    cfg, be: env.be, model, tokenizer, stopIds, sandbox: cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox, train: env.train, test: env.test,
-    episodes: episodeOptions(cfg, {
-      tokenizer, chatFormat: chatFormatFor(tokenizer), shouldStop: stop,
+  const sandbox = cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox;
+  const ctx: PhaseContext<T> = phaseContext(cfg, env.be, { model, tokenizer, stopIds }, {
+    sandbox, train: env.train, test: env.test,
+    episodes: {
+      shouldStop: stop,
       ...(env.events?.turn ? { onTurn: (ep, turn) => env.events!.turn!({ episode: ep.id, task: ep.task_id, playing, turn }) } : {}),
       ...(env.events?.episodeEnd ? { onEnd: (ep, t) => env.events!.episodeEnd!({ episode: ep.id, task: ep.task_id, playing, endReason: t.end_reason, solved: t.reward.tests === 1, reward: t.reward.total }) } : {}),
-    }),
+    },
+  }, {
     async log(r) {
       const elapsed_s = (performance.now() - started) / 1000;
       r = r.map((m) => ({ ...m, timing: { ...m.timing, elapsed_s } }));
@@ -175,7 +177,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     shouldStop: stop,
     // Mid-phase checkpoints of cloning and RFT: the weights, the next step, AdamW's state.
     checkpointSft: (phase, step, opt) => checkpoint({ phase, step, done: state.done, metricsCount, optimizerStep: opt.step, extra: { sft: true } }, opt),
-  };
+  });
   /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
    *  transformers loads as it is) and the adapters beside them (what a resume continues from). */
   const weights = async (): Promise<PhaseWeights> => {
@@ -194,6 +196,13 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
       ...(w ?? (await weights())),
       ...(adam ? { adamM: await downloadParams(env.be, adam.m), adamV: await downloadParams(env.be, adam.v) } : {}),
     });
+  };
+  // The run's record, written here only (the CLI and the app read it): its config at the start, its
+  // results whenever the run returns, finished or stopped.
+  await store.writeJson('config.json', flattenConfig(cfg));
+  const finish = async (): Promise<TrainResult> => {
+    await store.writeJson('results.json', { phases: rows, run_dir: store.location, stopped: result.stopped, ...(result.resumedFrom ? { resumed_from: result.resumedFrom } : {}) });
+    return result;
   };
   const result: TrainResult = { phases: rows, stopped: false, ...(ck ? { resumedFrom: { phase: state.phase, step: state.step } } : {}) };
   const phases = String(cfg.run.phases).split(',').map((s) => s.trim()) as PhaseRow['phase'][];
@@ -243,14 +252,14 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     }
     if (stop()) {
       result.stopped = true;
-      return result;
+      return finish();
     }
     playing = `eval-${phase}`;
     const ev = await evaluate(ctx, phase);
     if (stop()) {
       // Stopped during the evaluation: its partial episodes are dropped; resume evaluates again.
       result.stopped = true;
-      return result;
+      return finish();
     }
     await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
@@ -261,8 +270,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     await store.savePhaseWeights(phase, w);
     await checkpoint({ phase, step: 0, done: [...state.done, phase], metricsCount, optimizerStep: 0, extra: {} }, undefined, w);
   }
-  await store.writeJson('results.json', { phases: rows });
-  return result;
+  return finish();
 }
 
 /** The paper-style table: phase, pass@1 ± std, pass@K, wall time. */

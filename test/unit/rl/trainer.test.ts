@@ -77,8 +77,12 @@ describe('trainer', () => {
     const ck = await b1.store.loadCheckpoint();
     expect(ck?.state).toMatchObject({ phase: 'base', step: 5, optimizerStep: 5 });
     expect(ck?.adamM?.size).toBeGreaterThan(0);
+    // The trainer alone writes the run's record: its config, and its results whenever it returns.
+    expect(await b1.store.readJson('results.json')).toMatchObject({ phases: [], stopped: true });
+    expect(await b1.store.readJson('config.json')).toMatchObject({ seed: 5, 'bc.episodes': 4 });
     const b2 = await go(undefined, b1.dir);
     expect(b2.r.resumedFrom).toEqual({ phase: 'base', step: 5 });
+    expect(await b2.store.readJson('results.json')).toMatchObject({ phases: [{ phase: 'base' }], stopped: false, resumed_from: { phase: 'base', step: 5 } });
     expect(b2.metrics).toEqual(a.metrics);
     expect(readFileSync(join(b2.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(a.dir, 'weights', 'base', 'model.safetensors')));
   }, 600_000);
