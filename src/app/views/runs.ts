@@ -98,7 +98,7 @@ function row(r: RunSummary, ctx: RowContext): HTMLTableRowElement {
 export function renderRuns(root: HTMLElement): () => void {
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
   const table = el('table', { id: 'runs', 'aria-label': 'runs in this browser' });
-  const empty = el('p', { hidden: true }, 'No runs yet. ', el('a', { href: '#/new' }, 'Start one'), ' or import a checkpoint below.');
+  const empty = el('p', { hidden: true }, 'No runs yet. ', el('a', { href: '#/start' }, 'Start the learning run'), ', ', el('a', { href: '#/new' }, 'set one up'), ' or import a checkpoint below.');
   const compare = el('button', { type: 'button', id: 'compare-runs', disabled: true, 'aria-describedby': 'compare-hint' }, 'Compare selected');
   const hint = el('small', { id: 'compare-hint' }, 'Tick two runs to overlay their curves.');
   const selected = new Set<string>();
@@ -143,7 +143,8 @@ export function renderRuns(root: HTMLElement): () => void {
   root.append(
     heading('Runs'),
     el('div', { class: 'controls' }, el('a', { href: '#/new', class: 'button' }, 'New run'), compare, hint),
-    error, table, empty,
+    // The table scrolls sideways in its own box on a narrow window: its Delete buttons never fall off the page.
+    error, el('div', { class: 'table-scroll' }, table), empty,
     renderImports(() => void refresh()),
     usage.element,
   );
