@@ -15,7 +15,8 @@ export interface VulkanSetup {
   problem?: string;
 }
 
-const ICD_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d'];
+// The last: where the NVIDIA container toolkit mounts the driver's ICD (the lent GPU machines).
+const ICD_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/local/nvidia/share/vulkan/icd.d'];
 const CHROMIUM_DIRS = ['/usr/lib/chromium', '/usr/lib/chromium-browser', '/usr/lib64/chromium'];
 // Software drivers Dawn rejects or that are slower than SwiftShader; never preferred.
 const SOFTWARE_ICDS = /lvp|lavapipe|swiftshader/i;

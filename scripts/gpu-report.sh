@@ -1,0 +1,54 @@
+#!/bin/sh
+# gpu-report.sh [REPORT]: on a machine with an NVIDIA GPU (a lent device machine), from the portable
+# bundle's folder (npm run bundle:node): the adapter, the kernels at large shapes beside TF.js WebGPU, model
+# generation and training throughput for micro and tiny on WebGPU beside the fast CPU backend, a short
+# `train --preset tiny` on WebGPU, and, where Python has `transformers`, the trained checkpoint's log-probs
+# there beside `webswe logprobs`. Everything goes to one Markdown file (default gpu-report.md); each
+# step's failure is written down and the next one runs.
+here=$(cd "$(dirname "$0")" && pwd)
+report=${1:-$here/gpu-report.md}
+W="$here/webswe"
+run=$(mktemp -d)/tiny-run
+step() { # title, command...
+  title=$1; shift
+  printf '\n## %s\n\n`%s`\n\n```\n' "$title" "$*" >>"$report"
+  start=$(date +%s)
+  "$@" >>"$report" 2>&1; rc=$?
+  printf '```\nexit %s, %s s\n' "$rc" "$(( $(date +%s) - start ))" >>"$report"
+}
+printf '# webswe GPU report\n\n%s · %s · bundle %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -srm)" "$(cat "$here/.unpacked/VERSION" 2>/dev/null || echo 'not unpacked yet')" >"$report"
+# Dawn needs the Vulkan loader (libvulkan.so.1) and the NVIDIA ICD; the device machines' README says how
+# to bring the loader where `ldconfig -p` lists none.
+if ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1; then
+  printf '\n**No Vulkan loader (libvulkan.so.1) on this machine**: WebGPU will not find the GPU until it is installed.\n' >>"$report"
+fi
+step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+step 'Adapter and backend' "$W" gpu
+step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
+for p in micro tiny; do
+  step "Generation, $p (WebGPU beside the fast CPU backend)" "$W" bench generate --preset "$p" --backend both
+  step "Training step, $p (WebGPU beside the fast CPU backend)" "$W" bench train --preset "$p" --backend both
+done
+step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=16 --set dapo.iterations=2 --set tasks.maxTest=8 --set eval.samples=2
+weights="$run/weights/base"
+if [ -d "$weights" ] && python3 -c 'import transformers, torch' 2>/dev/null; then
+  ids=1,5,9,13,17,21,25,29,33,37,41,45
+  "$W" logprobs --model "$weights" --ids "$ids" --backend webgpu --json >"$run/ours.json" 2>>"$report"
+  step 'Log-probs: transformers beside webswe logprobs (WebGPU), same checkpoint' python3 - "$weights" "$ids" "$run/ours.json" <<'PY'
+import json, sys, torch
+from transformers import AutoModelForCausalLM
+path, ids, ours = sys.argv[1], [int(x) for x in sys.argv[2].split(',')], json.load(open(sys.argv[3]))['logprobs']
+m = AutoModelForCausalLM.from_pretrained(path, torch_dtype=torch.float32).eval()
+with torch.no_grad():
+    logits = m(torch.tensor([ids])).logits[0]
+lp = torch.log_softmax(logits.double(), -1)
+theirs = [None] + [lp[i - 1, ids[i]].item() for i in range(1, len(ids))]
+diff = max(abs(a - b) for a, b in zip(ours[1:], theirs[1:]))
+print('position  webswe  transformers')
+for i in range(1, len(ids)): print(f'{i:8d} {ours[i]:10.5f} {theirs[i]:10.5f}')
+print(f'max |difference| {diff:.2e} over {len(ids) - 1} positions')
+PY
+else
+  printf '\n## Log-probs beside transformers\n\nskipped: %s\n' "$( [ -d "$weights" ] && echo 'no python3 with transformers and torch' || echo 'the tiny run left no weights/base')" >>"$report"
+fi
+printf '\nreport: %s\n' "$report"
