@@ -5,8 +5,7 @@
 // optimizer.safetensors and state.json (the trainer's resume state), plus webswe-run.json (the run's
 // name, preset, resolved config and metrics rows up to the checkpoint), so that an import resumes.
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { toAtif, toSftLine, type SftRecord } from '../src/agent/export.ts';
-import type { Trajectory } from '../src/agent/trajectory.ts';
+import { ExportError as CoreExportError, exportEpisodes } from '../src/store/export.ts';
 import type { ConfigValue } from '../src/rl/config.ts';
 import { getRunRecord, IdbRunStore, openWebsweDb, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import type { TrainerState } from '../src/store/types.ts';
@@ -47,31 +46,12 @@ export function exportApi(): ExportApi {
 
   return {
     async exportTrajectories(name, format) {
-      if (format !== 'atif' && format !== 'sft') throw new ExportError(`format "${String(format)}": use "atif" (ATIF JSON) or "sft" (SFT JSONL)`);
       const store = await IdbRunStore.open(await database(), name);
-      const steps = await store.listTrajectorySteps();
-      if (!steps.length) throw new ExportError(`run "${name}" has no episodes stored yet: each phase stores its episodes when it has run them`);
-      // Built as parts of a Blob, one episode each, so a long run's export is never one huge string.
-      const parts: string[] = [];
-      for (const { phase, step } of steps) {
-        const ts = (await store.readTrajectories(phase, step)) as Trajectory[];
-        ts.forEach((t, index) => {
-          // Where the episode came from, so a reader can keep (say) only the DAPO episodes.
-          const from = { run: name, phase, step, index };
-          if (format === 'atif') {
-            const doc = toAtif(t);
-            doc.extra = { ...doc.extra, run: from };
-            parts.push(`${parts.length ? ',\n' : '[\n'}${JSON.stringify(doc)}`);
-          } else {
-            const rec = JSON.parse(toSftLine(t)) as SftRecord;
-            parts.push(JSON.stringify({ ...rec, metadata: { ...rec.metadata, ...from } }) + '\n');
-          }
-        });
-      }
-      if (format === 'atif') {
-        parts.push(parts.length ? '\n]\n' : '[]\n');
-        return { fileName: `${fileStem(name)}.atif.json`, blob: new Blob(parts, { type: 'application/json' }) };
-      }
+      // The same export as `webswe export` (src/store/export.ts); a refusal keeps the worker's error name.
+      const parts = await exportEpisodes(store, name, format).catch((e: Error) => {
+        throw e instanceof CoreExportError ? new ExportError(e.message) : e;
+      });
+      if (format === 'atif') return { fileName: `${fileStem(name)}.atif.json`, blob: new Blob(parts, { type: 'application/json' }) };
       return { fileName: `${fileStem(name)}.sft.jsonl`, blob: new Blob(parts, { type: 'application/jsonl' }) };
     },
 

@@ -1,6 +1,7 @@
 // The `webswe` command: one subcommand per file in this folder, registered here.
 import { Command } from 'commander';
 import { registerBench } from './bench.ts';
+import { registerExport } from './export.ts';
 import { registerGpu } from './gpu.ts';
 import { registerLogprobs } from './logprobs.ts';
 import { registerPlot } from './plot.ts';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerTrain(program);
   registerSolve(program);
   registerPlot(program);
+  registerExport(program);
   return program;
 }
 
