@@ -73,8 +73,15 @@ export interface EpisodeSpec {
 /** Makes default episode ids unique across concurrent runEpisodes calls sharing one stateful policy. */
 let episodeCounter = 0;
 
-/** Extra time a command may take beyond its limit (process start, file reads) before it is abandoned. */
-const GRACE_MS = 3000;
+/**
+ * When a command is abandoned: a last resort for a sandbox that never answers. The sandboxes enforce a
+ * command's own limit (the node sandbox counts CPU time and stops a process at 10× it in wall time; the
+ * worker sandbox terminates its Worker), so this guard must sit far above them. It is wall time on this
+ * process's event loop, which generation for other episodes holds for seconds at a time on a loaded
+ * machine: at the old 3 s of grace, 1-22 % of a loaded run's turns read "abandoned" for commands that had
+ * finished, and load changed what the agent observed (docs/learning.md, finding 10).
+ */
+export const abandonAfterMs = (commandTimeoutMs: number) => 10 * commandTimeoutMs + 30_000;
 
 interface Live {
   id: string;
@@ -98,12 +105,15 @@ interface Live {
 }
 
 /** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
+/** `p`, or `fallback()` once `ms` have passed without it. When the timer fires, one more turn of the
+ *  event loop goes by first, so that a result whose I/O completed while the loop was busy still wins. */
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: () => T): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(fallback()), ms);
+    let settled = false;
+    const timer = setTimeout(() => setTimeout(() => settled || resolve(fallback()), 0), ms);
     p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e: unknown) => (clearTimeout(timer), reject(e)),
+      (v) => ((settled = true), clearTimeout(timer), resolve(v)),
+      (e: unknown) => ((settled = true), clearTimeout(timer), reject(e)),
     );
   });
 }
@@ -237,7 +247,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
   else if (parsed.command.name === 'submit') (turn.status = 'ok'), (turn.exit_code = 0), (ep.end = 'submitted');
   else {
     const t0 = performance.now();
-    const limit = opts.commandTimeoutMs + GRACE_MS;
+    const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
     const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
