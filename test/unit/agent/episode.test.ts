@@ -2,9 +2,10 @@
 // format errors counted as turns, batched policy calls, rewards with the turn-length penalty, and
 // grading from the task's own tests even when the agent edited or deleted them (node sandboxes).
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
-import { runEpisode, runEpisodes, type EpisodeOptions } from '../../../src/agent/episode.ts';
+import { abandonAfterMs, runEpisode, runEpisodes, type EpisodeOptions } from '../../../src/agent/episode.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import type { EpisodeView, Policy, TurnOutput } from '../../../src/agent/policy.ts';
 import { BRIEF_SYSTEM_PROMPT, SYSTEM_PROMPT } from '../../../src/agent/prompt.ts';
@@ -56,6 +57,28 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     expect(ts.map((t) => [t.end_reason, t.turns.length])).toEqual([['stopped', 2], ['stopped', 2], ['stopped', 2]]);
     expect(sandboxes).toBe(3);
     expect(ts[0]!.tests.passed).toEqual([]);
+  });
+  it('a command that finished while the event loop was busy is not abandoned (load does not change an observation)', async () => {
+    // The tests' report arrives by real I/O (a file read) while the loop is held for 4.5 s by other work,
+    // as generation for another batch holds it on a loaded machine: past the old 3 s grace, not past the guard.
+    const slowLoop: SandboxFactory = async (files: FileMap) => {
+      const sb = await memory(files);
+      const run = sb.runTests.bind(sb);
+      sb.runTests = async (...a: Parameters<typeof run>) => {
+        const io = readFile('test/fixtures/tasks/handwritten.jsonl', 'utf8');
+        setTimeout(() => {
+          const t = performance.now();
+          while (performance.now() - t < 4500); // busy: no timer or I/O callback runs meanwhile
+        }, 0);
+        await io;
+        return run(...a);
+      };
+      return sb;
+    };
+    const t = await runEpisode(task, new ReplayPolicy([turn({ name: 'run_tests' })]), slowLoop, opts({ maxTurns: 1, commandTimeoutMs: 100, reward: { ...base.reward, lengthPenalty: false } }));
+    expect(t.turns[0]!.observation).not.toMatch(/abandoned/);
+    expect(t.turns[0]!.observation).toMatch(/run_tests: \d+ failed/);
+    expect(abandonAfterMs(1000)).toBe(40_000); // micro's 1 s limit: abandoned only after 40 s
   });
   it('opens with the full system prompt by default and the one-line one with systemPrompt = brief', async () => {
     const view = [turn({ name: 'view', path: 'src/clamp.js' })];
