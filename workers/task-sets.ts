@@ -3,7 +3,7 @@
 // run always sees the file its user checked. Runs name a set `idb:tasks/<name>` in tasks.train or
 // tasks.test; workers/tasks.ts reads it from here.
 import { openWebsweDb, type TaskSetRecord, type WebsweDatabase } from '../src/store/idb.browser.ts';
-import { checkTaskFile, TaskFileRefused } from '../src/tasks/load.ts';
+import { checkTaskFile, TaskFileRefused, taskSet } from '../src/tasks/load.ts';
 import type { Task } from '../src/tasks/schema.ts';
 import type { TaskSetInfo } from './trainer.api.ts';
 
@@ -70,6 +70,6 @@ export async function readImportedTasks(path: string): Promise<Task[]> {
     const have = (await listTaskSets()).map((s) => s.path);
     throw new TaskSetError(`${path}: no imported task set named "${name}" in this browser (${have.length ? `imported: ${have.join(', ')}` : 'none imported yet; import one in the Runs view'})`);
   }
-  const tasks = checkTaskFile(text, path);
+  const tasks = taskSet(text, path);
   return tasks;
 }

@@ -2,9 +2,9 @@
 // origin (Vite serves public/ at the root, so "public/tasks/train.jsonl" is /tasks/train.jsonl),
 // parsed once per worker, then narrowed by the config's rule (the N shortest tasks, difficulty).
 // `idb:tasks/<name>` names a set imported in the Runs view (workers/task-sets.ts).
-import { checkTaskFile } from '../src/tasks/load.ts';
+import { chooseTasks, taskSet } from '../src/tasks/load.ts';
 import type { Task } from '../src/tasks/schema.ts';
-import { selectTasks, type TaskSelection } from '../src/tasks/select.ts';
+import type { TaskSelection } from '../src/tasks/select.ts';
 import { IMPORTED_TASKS, readImportedTasks } from './task-sets.ts';
 
 const parsed = new Map<string, Promise<Task[]>>();
@@ -19,7 +19,7 @@ export function taskUrl(path: string): string {
 async function fetchTasks(url: string): Promise<Task[]> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`could not fetch the task file ${url}: HTTP ${res.status} (the bundled sets are public/tasks/train.jsonl and test.jsonl)`);
-  return checkTaskFile(await res.text(), url);
+  return taskSet(await res.text(), url);
 }
 
 export async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {
@@ -32,7 +32,5 @@ export async function loadTasks(path: string, max: number, difficulty: string, s
     parsed.set(url, (p = fetchTasks(url)));
     p.catch(() => parsed.delete(url));
   }
-  const out = selectTasks(await p, { max, difficulty, select });
-  if (!out.length) throw new Error(`${url}: no task matches tasks.difficulty=${difficulty}`);
-  return out;
+  return chooseTasks(await p, url, { max, difficulty, select });
 }

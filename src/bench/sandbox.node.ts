@@ -4,13 +4,12 @@
 // by Vite preview, driven with playwright-core; reported as not measured, with the reason, without it).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { applyDiff } from '../sandbox/patch.ts';
-import { checkTaskFile } from '../tasks/load.ts';
 import type { Task } from '../tasks/schema.ts';
 import { benchSandbox, row, sampleTasks, SANDBOX_TARGET_MS, type SandboxBenchRow } from './sandbox.ts';
 
@@ -122,9 +121,9 @@ async function benchWorkerInChromium(tasks: Task[], o: Options): Promise<{ sampl
   }
 }
 
-/** The bench over `o.tasks` tasks of `o.file` (read by the one task-file policy: a bad file is refused). */
-export async function runSandboxBench(o: Options): Promise<{ results: SandboxBenchRow[]; tasks: string[]; file: string }> {
-  const tasks = sampleTasks(checkTaskFile(await readFile(o.file, 'utf8'), o.file), o.tasks);
+/** The bench over `o.tasks` tasks sampled from `all` (the file `o.file`, read by the caller). */
+export async function runSandboxBench(o: Options, all: readonly Task[]): Promise<{ results: SandboxBenchRow[]; tasks: string[]; file: string }> {
+  const tasks = sampleTasks([...all], o.tasks);
   const shape = `${tasks.length} tasks: apply the gold patch, run the tests`;
   const peers = await benchPlainNode(tasks, o);
   const peer = peers[0]!;

@@ -1,10 +1,10 @@
 // `webswe bench sandbox`: the command over src/bench/sandbox.node.ts (ms to apply a gold patch and run
 // the tests, per sandbox, beside plain `node --test`), with the CLI's conventions for input and output.
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_TASKS, runSandboxBench } from '../bench/sandbox.node.ts';
 import { sandboxTable } from '../bench/sandbox.ts';
-import { printJson, refusalAsUserError, runCommand, UserError } from './output.ts';
+import { printJson, runCommand, UserError } from './output.ts';
+import { readTaskFile } from './task-file.ts';
 
 export function registerSandboxBench(bench: Command): void {
   bench
@@ -19,9 +19,9 @@ export function registerSandboxBench(bench: Command): void {
       runCommand(async () => {
         const n = Number(opts.tasks);
         if (!Number.isInteger(n) || n < 1) throw new UserError(`--tasks must be a positive whole number, got "${opts.tasks}"`);
-        if (!existsSync(opts.file)) throw new UserError(`no task file at ${opts.file}: build the bundled tasks with \`webswe tasks build\`, or pass --file PATH`);
+        const all = readTaskFile(opts.file);
         const t0 = performance.now();
-        const doc = await refusalAsUserError(() => runSandboxBench({ tasks: n, file: opts.file, browser: opts.browser, timeoutMs: Number(opts.timeout), log: (s) => process.stderr.write(`${s}\n`) }));
+        const doc = await runSandboxBench({ tasks: n, file: opts.file, browser: opts.browser, timeoutMs: Number(opts.timeout), log: (s) => process.stderr.write(`${s}\n`) }, all);
         const out = { ...doc, wall_s: (performance.now() - t0) / 1000 };
         if (opts.json) printJson(out);
         else console.log(sandboxTable(doc.results));

@@ -1,7 +1,6 @@
 // `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio; `bench generate`
 // and `bench train` (model throughput; `bench train --dapo`: a real DAPO iteration's time split).
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
@@ -18,8 +17,8 @@ import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
-import { parseTaskFile } from '../tasks/schema.ts';
 import { openBackend } from './backend.ts';
+import { readTaskFile } from './task-file.ts';
 
 function table(rows: BenchResult[]): string {
   const head = ['op', 'shape', 'ms', 'rate', 'peer ms', 'speed-up (peer ms / ours)', 'napkin'];
@@ -169,9 +168,7 @@ async function benchDapoCommand(o: { preset: string; backend: string; overlap: s
   }
   const cfg = dapoBenchConfig(o.preset, overrides);
   const file = cfg.tasks.train;
-  const text = await readFile(file, 'utf8').catch(() => Promise.reject(new UserError(`task file ${file} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`)));
-  const { tasks, errors } = parseTaskFile(text, file);
-  if (errors.length) throw new UserError(`${file}: ${errors.length} malformed line(s); check it with \`webswe tasks validate ${file}\``);
+  const tasks = readTaskFile(file);
   const backends = o.backend === 'auto' ? [await openBackend('auto')] : (await modelBackends(o.backend)).map((b) => ({ be: b.be, name: b.name }));
   const t0 = performance.now();
   const results: DapoBenchResult[] = [];

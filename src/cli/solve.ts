@@ -12,6 +12,7 @@ import { toAtif, toSftLine } from '../agent/export.ts';
 import { parsePolicySpec, type Policy } from '../agent/policy.ts';
 import { chatFormatFor } from '../agent/render.ts';
 import { openPolicyModel } from '../rl/session.ts';
+import { readTaskFile } from './task-file.ts';
 import { ReplayPolicy } from '../agent/replay.ts';
 import { renderTrajectory, type Trajectory } from '../agent/trajectory.ts';
 import { loadTokenizerDir } from '../model/tokenizer.node.ts';
@@ -22,9 +23,8 @@ import { parseOverrides, resolveConfig, type ConfigValue } from '../rl/config.ts
 import { evalBase } from './train.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
-import { checkTaskFile } from '../tasks/load.ts';
 import type { Task } from '../tasks/schema.ts';
-import { printJson, refusalAsUserError, runCommand, UserError } from './output.ts';
+import { printJson, runCommand, UserError } from './output.ts';
 
 interface SolveFlags {
   task: string;
@@ -56,15 +56,6 @@ function int(flag: string, v: string, min: number): number {
   return n;
 }
 
-async function loadTasks(path: string): Promise<Task[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new UserError(`cannot read the task file ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  return refusalAsUserError(() => checkTaskFile(text, path));
-}
 
 function pickTasks(tasks: Task[], flags: SolveFlags, path: string): Task[] {
   const given = [flags.index !== undefined, flags.id !== undefined, flags.all === true].filter(Boolean).length;
@@ -251,7 +242,7 @@ export function registerSolve(program: Command): Command {
     .option('--json', 'print one JSON document on stdout: the trajectory (with --all: the summary)')
     .action((flags: SolveFlags) =>
       runCommand(async () => {
-        const tasks = pickTasks(await loadTasks(flags.task), flags, flags.task);
+        const tasks = pickTasks(readTaskFile(flags.task), flags, flags.task);
         const spec = policySpec(flags);
         const model = spec.kind === 'model' ? await modelPolicy(spec.dir, flags) : undefined;
         const opts = await makeOptions(flags);

@@ -2,7 +2,7 @@
 // `webswe eval` (pass@1 ± std and pass@K of a saved model on a task file).
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openPolicyModel, phaseContext } from '../rl/session.ts';
@@ -14,19 +14,9 @@ import { RUN_PRESETS } from '../rl/presets.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
-import { checkTaskFile } from '../tasks/load.ts';
-import type { Task } from '../tasks/schema.ts';
-import { selectTasks, type TaskSelection } from '../tasks/select.ts';
 import { openBackend } from './backend.ts';
-import { refusalAsUserError, UserError, printJson, runCommand } from './output.ts';
-
-async function loadTasks(path: string, max: number, difficulty: string, select: TaskSelection = 'shortest'): Promise<Task[]> {
-  if (!existsSync(path)) throw new UserError(`task file ${path} does not exist (build the bundled sets with \`webswe tasks build\`, or pass --set tasks.train=FILE)`);
-  const tasks = refusalAsUserError(() => checkTaskFile(readFileSync(path, 'utf8'), path));
-  const out = selectTasks(tasks, { max, difficulty, select });
-  if (!out.length) throw new UserError(`${path}: no task matches tasks.difficulty=${difficulty}`);
-  return out;
-}
+import { readTaskFile } from './task-file.ts';
+import { UserError, printJson, runCommand } from './output.ts';
 
 /**
  * The pretrained model model.preset names, when it is not a from-scratch preset: a Hugging Face folder
@@ -167,8 +157,8 @@ export function registerTrain(program: Command): void {
         }
         // Before the run folder exists: a model or a task file that cannot be loaded leaves nothing to clean up.
         const pretrained = await loadPretrained(String(cfg.model.preset));
-        const trainTasks = await loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select);
-        const testTasks = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select);
+        const trainTasks = readTaskFile(cfg.tasks.train, { max: cfg.tasks.maxTrain, difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
+        const testTasks = readTaskFile(cfg.tasks.test, { max: cfg.tasks.maxTest, difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
         const store = await FileRunStore.open(dir);
         // A folder stopped before its first checkpoint has nothing to continue from: say so rather
         // than start over under the name of a resume.
@@ -220,7 +210,7 @@ export function registerTrain(program: Command): void {
         } catch (e) {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }
-        const tasks = await loadTasks(o.tasks, Number(o.max), cfg.tasks.difficulty, cfg.tasks.select);
+        const tasks = readTaskFile(o.tasks, { max: Number(o.max), difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
         const { be } = await openBackend(o.backend);
         const policy = await openPolicyModel(be, loaded, o.model).catch((e: Error) => {
           throw new UserError(e.message);
