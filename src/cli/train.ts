@@ -156,7 +156,7 @@ export function registerTrain(program: Command): void {
           return;
         }
         // Before the run folder exists: a model or a task file that cannot be loaded leaves nothing to clean up.
-        const pretrained = await loadPretrained(String(cfg.model.preset));
+        const pretrained = await loadPretrained(cfg.model.preset);
         const trainTasks = readTaskFile(cfg.tasks.train, { max: cfg.tasks.maxTrain, difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
         const testTasks = readTaskFile(cfg.tasks.test, { max: cfg.tasks.maxTest, difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
         const store = await FileRunStore.open(dir);

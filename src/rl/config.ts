@@ -177,15 +177,15 @@ export function resolveConfig(...layers: Record<string, ConfigValue>[]): RunConf
   }
   for (const spec of FIELDS) validateField(spec, flat.get(spec.path));
   crossCheck(flat);
-  const out: Record<string, any> = {};
+  // Paths are `field` or `section.field`: one level of sections.
+  const out: Record<string, ConfigValue | Record<string, ConfigValue>> = {};
   for (const [path, v] of flat) {
-    const parts = path.split('.');
-    let o = out;
-    for (const p of parts.slice(0, -1)) o = o[p] ??= {};
-    o[parts.at(-1)!] = v;
+    const dot = path.indexOf('.');
+    if (dot < 0) out[path] = v;
+    else ((out[path.slice(0, dot)] ??= {}) as Record<string, ConfigValue>)[path.slice(dot + 1)] = v;
   }
   for (const v of Object.values(out)) if (typeof v === 'object') Object.freeze(v);
-  return Object.freeze(out) as RunConfig;
+  return Object.freeze(out) as unknown as RunConfig;
 }
 
 function crossCheck(c: Map<string, ConfigValue>): void {
@@ -219,11 +219,10 @@ export function parseOverrides(items: string[]): Record<string, ConfigValue> {
 
 export function flattenConfig(c: RunConfig): Record<string, ConfigValue> {
   const out: Record<string, ConfigValue> = {};
+  const sections = c as unknown as Record<string, ConfigValue | Record<string, ConfigValue>>;
   for (const s of FIELDS) {
-    const parts = s.path.split('.');
-    let o: any = c;
-    for (const p of parts) o = o?.[p];
-    out[s.path] = o;
+    const dot = s.path.indexOf('.');
+    out[s.path] = dot < 0 ? (sections[s.path] as ConfigValue) : (sections[s.path.slice(0, dot)] as Record<string, ConfigValue>)[s.path.slice(dot + 1)]!;
   }
   return out;
 }

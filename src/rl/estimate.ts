@@ -54,7 +54,7 @@ const RFT_KEPT = 0.07;
 
 /** The estimate of a resolved config at measured device rates. */
 export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
-  const phases = String(cfg.run.phases).split(',').map((s) => s.trim());
+  const phases = cfg.run.phases.split(',').map((s) => s.trim());
   const turns = cfg.agent.maxTurns;
   const testsPerEpisode = turns / 2 + 1;
   /** Seconds of one policy episode: its generation plus the part of its test runs not overlapped. */

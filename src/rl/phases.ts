@@ -75,7 +75,7 @@ export interface SftResume {
  * is what works on code the model never imitated (the held-out condition), not a remembered fix.
  */
 export function phaseTasks<T extends Tensor>(ctx: PhaseContext<T>, use: 'clone' | 'rl'): readonly Task[] {
-  const share = ctx.cfg.tasks.cloneShare as number;
+  const share = ctx.cfg.tasks.cloneShare;
   if (share >= 1) return ctx.train;
   const cloned = (repo: string) => new Rng(seedFor(ctx.cfg.seed, 'clone-share', repo)).next() < share;
   const out = ctx.train.filter((t) => cloned(t.repo) === (use === 'clone'));
@@ -131,7 +131,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
     for (const [n, v] of opt.v) ctx.be.free(v), opt.v.set(n, ctx.be.fromArray(resume.adam.v.get(n)!, v.shape, `adam.v:${n}`));
   }
   if (resume) opt.step = resume.optimizerStep;
-  const every = ctx.cfg.run.checkpointSteps as number;
+  const every = ctx.cfg.run.checkpointSteps;
   let step = 0;
   for (let e = 0; e < o.epochs; e++) {
     const order = new Rng(seedFor(o.seed, phase, 'epoch', e)).shuffle(eps.map((_, i) => i));

@@ -87,7 +87,7 @@ interface Loaded<T extends Tensor> {
 export function loraOf(cfg: RunConfig): LoraConfig | undefined {
   const rank = cfg.model.loraRank;
   if (!rank) return undefined;
-  return { rank, alpha: cfg.model.loraAlpha, targets: parseLoraTargets(String(cfg.model.loraTargets)) };
+  return { rank, alpha: cfg.model.loraAlpha, targets: parseLoraTargets(cfg.model.loraTargets) };
 }
 
 /**
@@ -185,7 +185,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     const lora = loaded.lora;
     return {
       params: lora ? mergeAdapters(loaded.config, lora, all) : all,
-      ...(lora ? { adapters: new Map([...all].filter(([n]) => n.includes('.lora_'))), lora: { ...lora, base: String(cfg.model.preset) } } : {}),
+      ...(lora ? { adapters: new Map([...all].filter(([n]) => n.includes('.lora_'))), lora: { ...lora, base: cfg.model.preset } } : {}),
       model: { config: loaded.config, tokenizerJson: loaded.tokenizerFiles.json, tokenizerConfig: loaded.tokenizerFiles.config },
     };
   };
@@ -205,7 +205,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     return result;
   };
   const result: TrainResult = { phases: rows, stopped: false, ...(ck ? { resumedFrom: { phase: state.phase, step: state.step } } : {}) };
-  const phases = String(cfg.run.phases).split(',').map((s) => s.trim()) as PhaseRow['phase'][];
+  const phases = cfg.run.phases.split(',').map((s) => s.trim()) as PhaseRow['phase'][];
 
   for (const phase of phases) {
     if (state.done.includes(phase)) continue;
