@@ -106,7 +106,17 @@ export function plotRun(rows: readonly MetricRecord[], title: string): string {
     for (const v of ticks(0, end, 8)) out.push(`<text x="${X(v).toFixed(1)}" y="${top + PH + 13}" text-anchor="middle" fill="#555">${fmt(v)}</text>`);
     p.series.forEach((s, j) => {
       if (s.points.length === 0) return;
-      if (!s.dots) out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.6" points="${s.points.map((q) => `${X(q.x).toFixed(1)},${Y(q.y).toFixed(1)}`).join(' ')}"/>`);
+      // One polyline per phase: a line never joins two phases (RFT's rollouts to DAPO's, cloning's loss to RFT's).
+      const band = (x: number) => bands.findIndex((b) => x <= b.to + 1e-9);
+      if (!s.dots) {
+        let run: Pt[] = [];
+        const flush = () => run.length > 1 && out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.6" points="${run.map((q) => `${X(q.x).toFixed(1)},${Y(q.y).toFixed(1)}`).join(' ')}"/>`);
+        for (const q of s.points) {
+          if (run.length && band(q.x) !== band(run.at(-1)!.x)) flush(), (run = []);
+          run.push(q);
+        }
+        flush();
+      }
       for (const q of s.points) {
         if (q.err) out.push(`<line x1="${X(q.x).toFixed(1)}" x2="${X(q.x).toFixed(1)}" y1="${Y(q.y - q.err).toFixed(1)}" y2="${Y(q.y + q.err).toFixed(1)}" stroke="${s.color}" stroke-width="1.5"/>`);
         out.push(`<circle cx="${X(q.x).toFixed(1)}" cy="${Y(q.y).toFixed(1)}" r="${s.dots ? 4 : 2.2}" fill="${s.color}"/>`);
