@@ -1,15 +1,6 @@
-// The portable bundle's entry (scripts/bundle-node.mjs bundles it with the CLI into one file): set up the
-// Vulkan driver environment Dawn needs, re-running itself once when the dynamic loader must see a new
-// LD_LIBRARY_PATH (as bin/webswe.js does), then run the CLI. No tsx: the bundle is plain JavaScript.
-import { spawnSync } from 'node:child_process';
+// The portable bundle's entry: scripts/bundle-node.mjs bundles it with the CLI into one plain-JavaScript
+// file (no tsx), started as bin/webswe.js starts the command (src/cli/launch.node.ts).
 import { fileURLToPath } from 'node:url';
-import { vulkanEnvironment, vulkanEnvironmentApplied } from '../src/gpu/vulkan.node.ts';
-import { main } from '../src/cli/main.ts';
+import { launch } from '../src/cli/launch.node.ts';
 
-const setup = vulkanEnvironment();
-if (!vulkanEnvironmentApplied(setup) && !process.env.WEBSWE_REEXEC) {
-  const env = { ...process.env, ...setup.env, WEBSWE_REEXEC: '1' };
-  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
-  process.exit(r.status ?? (r.signal ? 1 : 0));
-}
-await main(process.argv);
+await launch(fileURLToPath(import.meta.url));

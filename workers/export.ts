@@ -5,7 +5,7 @@
 // optimizer.safetensors and state.json (the trainer's resume state), plus webswe-run.json (the run's
 // name, preset, resolved config and metrics rows up to the checkpoint), so that an import resumes.
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { ExportError as CoreExportError, exportEpisodes } from '../src/store/export.ts';
+import { ExportError, exportEpisodes } from '../src/store/export.ts';
 import type { ConfigValue } from '../src/rl/config.ts';
 import { getRunRecord, IdbRunStore, openWebsweDb, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import type { TrainerState } from '../src/store/types.ts';
@@ -13,9 +13,8 @@ import { importCheckpoint, RUN_INFO_FILE, type RunInfoFile } from './checkpoint-
 import { deleteTaskSet, importTaskSet, listTaskSets, readTaskSet } from './task-sets.ts';
 import type { ExportApi, ExportedFile } from './trainer.api.ts';
 
-export class ExportError extends Error {
-  override name = 'ExportError';
-}
+// One error class for every export refusal, the episodes' (src/store/export.ts) and the checkpoint's.
+export { ExportError };
 
 /** A run name as part of a file name. */
 const fileStem = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'run';
@@ -47,10 +46,8 @@ export function exportApi(): ExportApi {
   return {
     async exportTrajectories(name, format) {
       const store = await IdbRunStore.open(await database(), name);
-      // The same export as `webswe export` (src/store/export.ts); a refusal keeps the worker's error name.
-      const parts = await exportEpisodes(store, name, format).catch((e: Error) => {
-        throw e instanceof CoreExportError ? new ExportError(e.message) : e;
-      });
+      // The same export as `webswe export` (src/store/export.ts).
+      const parts = await exportEpisodes(store, name, format);
       if (format === 'atif') return { fileName: `${fileStem(name)}.atif.json`, blob: new Blob(parts, { type: 'application/json' }) };
       return { fileName: `${fileStem(name)}.sft.jsonl`, blob: new Blob(parts, { type: 'application/jsonl' }) };
     },

@@ -32,11 +32,9 @@ export async function importTaskSet(name: string, text: string): Promise<TaskSet
   const setName = checkName(name);
   let tasks: Task[];
   try {
-    tasks = checkTaskFile(text, setName);
+    tasks = checkTaskFile(text, setName, 'nothing imported; fix them and import the file again');
   } catch (e) {
-    // The one policy (src/tasks/load.ts), said as an import: nothing was imported.
-    if (e instanceof TaskFileRefused) throw new TaskSetError(e.message.replace('nothing used; fix them', 'nothing imported; fix them and import the file again'));
-    throw e;
+    throw e instanceof TaskFileRefused ? new TaskSetError(e.message) : e;
   }
   const rec: TaskSetRecord = { name: setName, created: Date.now(), count: tasks.length, repos: [...new Set(tasks.map((t) => t.repo))].sort(), text };
   const tx = (await database()).transaction('tasksets', 'readwrite');

@@ -12,14 +12,15 @@ export class TaskFileRefused extends Error {
   override name = 'TaskFileRefused';
 }
 
-/** The tasks of a .jsonl text, or TaskFileRefused naming every bad line of `name`. */
-export function checkTaskFile(text: string, name: string): Task[] {
+/** The tasks of a .jsonl text, or TaskFileRefused naming every bad line of `name`; `outcome` says
+ *  what the refusal means for the caller (an import: nothing imported). */
+export function checkTaskFile(text: string, name: string, outcome = 'nothing used; fix them'): Task[] {
   const { tasks, errors } = parseTaskFile(text, name);
   if (errors.length) {
     const lines = new Set(errors.map((e) => e.line)).size;
     const shown = errors.slice(0, SHOWN_PROBLEMS).map(formatTaskError);
     if (errors.length > shown.length) shown.push(`… and ${errors.length - shown.length} more problems`);
-    throw new TaskFileRefused(`${name}: ${lines} line${lines === 1 ? '' : 's'} refused, nothing used; fix them (\`npx webswe tasks validate FILE\` lists them too):\n${shown.join('\n')}`);
+    throw new TaskFileRefused(`${name}: ${lines} line${lines === 1 ? '' : 's'} refused, ${outcome} (\`npx webswe tasks validate FILE\` lists them too):\n${shown.join('\n')}`);
   }
   if (!tasks.length) throw new TaskFileRefused(`${name}: no tasks in the file (one JSON task per line, SWE-bench fields; see public/tasks/README.md)`);
   return tasks;

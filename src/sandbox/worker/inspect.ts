@@ -2,6 +2,7 @@
 // messages: the same algorithm (after Node's lib/internal/util/inspect.js, MIT) for the values tests
 // meet — primitives, arrays (holes, extra keys), plain and class objects, Map, Set, Date, RegExp,
 // errors, functions, boxed primitives, typed arrays, circular references. Core code: no DOM, no Node.
+// util.format, which uses it, is in format.ts.
 
 export interface InspectOptions {
   depth: number;
@@ -61,7 +62,8 @@ export function strEscape(str: string): string {
   return quote + str.replace(re, escapeChar) + quote;
 }
 
-const formatNumber = (n: number) => (Object.is(n, -0) ? '-0' : `${n}`);
+/** A number as Node prints it (-0 kept). */
+export const formatNumber = (n: number) => (Object.is(n, -0) ? '-0' : `${n}`);
 
 function formatPrimitive(ctx: Ctx, value: unknown): string {
   if (typeof value === 'string') {
@@ -461,81 +463,4 @@ function reduceToSingleString(ctx: Ctx, output: string[], base: string, braces: 
 export function inspect(value: unknown, options: Partial<InspectOptions> = {}): string {
   const ctx: Ctx = { ...CONSOLE_OPTIONS, ...options, seen: [], indentationLvl: 0, currentDepth: 0 };
   return formatValue(ctx, value, 0);
-}
-
-/** util.format(...args): printf-style %s %d %i %f %j %o %O %c %%, then the rest inspected and joined by spaces. */
-export function format(...args: unknown[]): string {
-  const first = args[0];
-  let a = 0;
-  let str = '';
-  let join = '';
-  if (typeof first === 'string') {
-    if (args.length === 1) return first;
-    let lastPos = 0;
-    for (let i = 0; i < first.length - 1; i++) {
-      if (first.charCodeAt(i) !== 37) continue; // '%'
-      const next = first[++i];
-      if (a + 1 !== args.length) {
-        let piece: string;
-        const arg = args[a + 1];
-        switch (next) {
-          case 's':
-            if (typeof arg === 'number') piece = formatNumber(arg);
-            else if (typeof arg === 'bigint') piece = `${arg}n`;
-            else if (typeof arg !== 'object' || arg === null || Object.prototype.hasOwnProperty.call(arg, 'toString')) piece = String(arg);
-            else piece = inspect(arg, { depth: 0 });
-            break;
-          case 'j':
-            try {
-              piece = String(JSON.stringify(arg));
-            } catch {
-              piece = '[Circular]';
-            }
-            break;
-          case 'd':
-            piece = typeof arg === 'bigint' ? `${arg}n` : typeof arg === 'symbol' ? 'NaN' : formatNumber(Number(arg));
-            break;
-          case 'i':
-            piece = typeof arg === 'bigint' ? `${arg}n` : typeof arg === 'symbol' ? 'NaN' : formatNumber(parseInt(String(arg)));
-            break;
-          case 'f':
-            piece = typeof arg === 'symbol' ? 'NaN' : formatNumber(parseFloat(String(arg)));
-            break;
-          case 'o':
-            piece = inspect(arg, { depth: 4 });
-            break;
-          case 'O':
-            piece = inspect(arg);
-            break;
-          case 'c':
-            piece = '';
-            break;
-          case '%':
-            str += first.slice(lastPos, i);
-            lastPos = i + 1;
-            continue;
-          default:
-            continue;
-        }
-        a++;
-        if (lastPos !== i - 1) str += first.slice(lastPos, i - 1);
-        str += piece;
-        lastPos = i + 1;
-      } else if (next === '%') {
-        str += first.slice(lastPos, i);
-        lastPos = i + 1;
-      }
-    }
-    if (lastPos !== 0) {
-      a++;
-      join = ' ';
-      if (lastPos < first.length) str += first.slice(lastPos);
-    }
-  }
-  while (a < args.length) {
-    const v = args[a++];
-    str += join + (typeof v === 'string' ? v : inspect(v));
-    join = ' ';
-  }
-  return str;
 }

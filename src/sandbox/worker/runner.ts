@@ -4,7 +4,8 @@
 // shown repo-relative. Core code: the host (runner.worker.ts, or a test) supplies what is global.
 import { EVAL_FLAGS } from '../runs.ts';
 import { createAssert, setCallSiteSource } from './assert.ts';
-import { format, inspect } from './inspect.ts';
+import { format } from './format.ts';
+import { inspect } from './inspect.ts';
 import { LoadError, ModuleLoader } from './loader.ts';
 import { Harness, errorText } from './node-test.ts';
 import type { RunJob, RunnerEvent } from './protocol.ts';

@@ -6,7 +6,8 @@ import nodeStrict from 'node:assert/strict';
 import util from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createAssert } from '../../../src/sandbox/worker/assert.ts';
-import { ASSERT_OPTIONS, format, inspect } from '../../../src/sandbox/worker/inspect.ts';
+import { format } from '../../../src/sandbox/worker/format.ts';
+import { ASSERT_OPTIONS, inspect } from '../../../src/sandbox/worker/inspect.ts';
 
 const ours = createAssert();
 class Foo {
