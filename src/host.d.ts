@@ -5,3 +5,22 @@ declare function queueMicrotask(cb: () => void): void;
 declare function setTimeout(cb: () => void, ms?: number): unknown;
 declare function clearTimeout(id: unknown): void;
 declare var console: { log(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
+declare function atob(data: string): string;
+/** The part of WebAssembly's JS API the WASM backend uses (src/ops/wasm/threads.ts). */
+declare namespace WebAssembly {
+  class Module {
+    constructor(bytes: Uint8Array);
+  }
+  class Memory {
+    constructor(d: { initial: number; maximum?: number; shared?: boolean });
+    readonly buffer: ArrayBuffer;
+    grow(pages: number): number;
+  }
+  class Instance {
+    constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
+    readonly exports: Record<string, unknown>;
+  }
+  class Global {
+    value: number;
+  }
+}

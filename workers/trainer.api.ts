@@ -46,7 +46,7 @@ export interface RunSummary extends RunRecord {
  *  worker sandbox (node processes exist only under the CLI). */
 export const BROWSER_DEFAULTS: Readonly<Record<string, ConfigValue>> = Object.freeze({ 'agent.sandbox': 'worker' });
 
-export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
+export type BackendChoice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
 
 /** A run's duration on this device, measured and priced (workers/estimate.ts). */
 export interface DeviceEstimate extends RunEstimate {
@@ -65,7 +65,7 @@ export interface StartRunRequest {
   preset: string;
   /** Flat config overrides (FIELDS paths), applied over the preset and the browser defaults. */
   overrides: Record<string, ConfigValue>;
-  /** auto: WebGPU on a hardware adapter, the CPU backend on a software fallback or none. */
+  /** auto: WebGPU on a hardware adapter, the WASM CPU backend (every core) on a software fallback or none; wasm; cpu: JS on one thread. */
   backend?: BackendChoice;
   /** The page's navigator.storage.persist() answer when it started the run (workers cannot ask; null: no
    *  answer yet, the browser is asking the user); kept in run.json. */

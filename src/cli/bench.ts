@@ -18,6 +18,7 @@ import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { openBackend } from './backend.ts';
+import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { readTaskFile } from './task-file.ts';
 
 function table(rows: BenchResult[]): string {
@@ -67,29 +68,50 @@ export function registerBench(program: Command): void {
     );
 }
 
+const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'cpu'];
+
+/** `--backend`: a comma list of webgpu, wasm, fast-cpu and cpu (the JS references), or both (all of them). */
 async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
+  const names = which === 'both' ? MODEL_BACKENDS : which.split(',').map((w) => w.trim());
+  const bad = names.find((n) => !MODEL_BACKENDS.includes(n));
+  if (bad !== undefined || !names.length) throw new UserError(`--backend must be a comma list of webgpu, wasm, fast-cpu and cpu, or both (all of them), got "${which}"`);
   const out: ModelBenchBackend[] = [];
-  if (which === 'webgpu' || which === 'both') {
-    const probe = await probeNodeAdapter();
-    if (probe.adapter) {
-      const ctx = await nodeContext();
-      out.push({
-        name: `webgpu (${ctx.adapter.architecture || ctx.adapter.vendor})`,
-        be: new WebGpuBackend(ctx) as unknown as Backend<Tensor>,
-        resetPeak: () => (ctx.resetPeak(), ctx.peakBytes),
-        peak: () => ctx.peakBytes,
-      });
-    } else if (which === 'webgpu') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
+  for (const name of MODEL_BACKENDS.filter((n) => names.includes(n))) {
+    if (name === 'webgpu') {
+      const probe = await probeNodeAdapter();
+      if (probe.adapter) {
+        const ctx = await nodeContext();
+        out.push({
+          name: `webgpu (${ctx.adapter.architecture || ctx.adapter.vendor})`,
+          be: new WebGpuBackend(ctx) as unknown as Backend<Tensor>,
+          resetPeak: () => (ctx.resetPeak(), ctx.peakBytes),
+          peak: () => ctx.peakBytes,
+        });
+      } else if (names.length === 1 || which !== 'both') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
+    }
+    if (name === 'wasm') {
+      const threads = nodeThreads();
+      out.push({ name: `wasm (SIMD, ${threads} thread${threads === 1 ? '' : 's'})`, be: (await wasmBackendNode(threads)) as unknown as Backend<Tensor> });
+    }
+    if (name === 'fast-cpu') out.push({ name: FAST_CPU, be: new FastCpuBackend() as unknown as Backend<Tensor> });
+    if (name === 'cpu') out.push({ name: 'cpu (JS references)', be: new CpuBackend() as unknown as Backend<Tensor> });
   }
-  if (which === 'fast-cpu' || which === 'both') out.push({ name: 'fast-cpu (blocked JS)', be: new FastCpuBackend() as unknown as Backend<Tensor> });
-  if (which === 'cpu' || which === 'both') out.push({ name: 'cpu (JS references)', be: new CpuBackend() as unknown as Backend<Tensor> });
-  if (!out.length) throw new UserError(`--backend must be webgpu, fast-cpu, cpu or both, got "${which}"`);
   return out;
 }
 
+const FAST_CPU = 'fast-cpu (blocked JS)';
+
+/** Each row's tokens/s over fast-cpu's for the same measurement, when fast-cpu ran in this command. */
+function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_fast_cpu?: number })[] {
+  return rows.map((r) => {
+    const peer = rows.find((p) => p.backend === FAST_CPU && p.name === r.name && p.preset === r.preset && p.shape === r.shape);
+    return peer ? { ...r, vs_fast_cpu: r.tokens_per_s / peer.tokens_per_s } : r;
+  });
+}
+
 function modelTable(rows: ModelBenchResult[]): string {
-  return rows
-    .map((r) => `${r.name.padEnd(11)} ${r.preset.padEnd(6)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+  return withRatios(rows)
+    .map((r) => `${r.name.padEnd(11)} ${r.preset.padEnd(6)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 
@@ -99,24 +121,28 @@ export function registerModelBench(bench: Command): void {
     if (name === 'tiny') return tiny;
     throw new UserError(`--preset must be micro or tiny, got "${name}"`);
   };
+  const presetsOf = (names: string) => (names === 'both' ? ['micro', 'tiny'] : names.split(',')).map((n) => presetOf(n.trim()));
   bench
     .command('generate')
     .description('prefill and decode tokens/s for G sequences at a preset, with memory')
-    .option('--preset <name>', 'micro or tiny', 'micro')
-    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them)', 'both')
+    .option('--preset <name>', 'micro, tiny, or both (comma list)', 'micro')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
     .option('--decode <n>', 'decode steps', '32')
     .option('--json', 'print one JSON document on stdout')
     .action((o: { preset: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }) =>
       runCommand(async () => {
-        const preset = presetOf(o.preset);
+        const presets = presetsOf(o.preset);
         const results: ModelBenchResult[] = [];
-        for (const b of await modelBackends(o.backend)) {
-          process.stderr.write(`bench: generate ${preset.name} on ${b.name}\n`);
-          results.push(...(await benchGenerate(b, preset, { G: Number(o.group), P: Number(o.prompt), D: Number(o.decode) })));
+        const backends = await modelBackends(o.backend);
+        for (const preset of presets) {
+          for (const b of backends) {
+            process.stderr.write(`bench: generate ${preset.name} on ${b.name}\n`);
+            results.push(...(await benchGenerate(b, preset, { G: Number(o.group), P: Number(o.prompt), D: Number(o.decode) })));
+          }
         }
-        if (o.json) printJson({ results });
+        if (o.json) printJson({ results: withRatios(results) });
         else console.log(modelTable(results));
         process.exit(0);
       }),
@@ -124,8 +150,8 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
-    .option('--preset <name>', 'micro or tiny (--dapo: nano too)', 'micro')
-    .option('--backend <name>', 'webgpu, fast-cpu, cpu (the JS references) or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else fast-cpu)')
+    .option('--preset <name>', 'micro, tiny, or both (comma list; --dapo: one of nano, micro, tiny)', 'micro')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
     .option('--steps <n>', 'timed steps', '2')
@@ -138,13 +164,16 @@ export function registerModelBench(bench: Command): void {
       runCommand(async () => {
         if (o.dapo) process.exit(await benchDapoCommand({ ...o, backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
         if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
-        const preset = presetOf(o.preset);
+        const presets = presetsOf(o.preset);
         const results: ModelBenchResult[] = [];
-        for (const b of await modelBackends(o.backend ?? 'both')) {
-          process.stderr.write(`bench: train ${preset.name} on ${b.name}\n`);
-          results.push(await benchTrain(b, preset, { B: Number(o.rows), T: Number(o.tokens), steps: Number(o.steps) }));
+        const backends = await modelBackends(o.backend ?? 'both');
+        for (const preset of presets) {
+          for (const b of backends) {
+            process.stderr.write(`bench: train ${preset.name} on ${b.name}\n`);
+            results.push(await benchTrain(b, preset, { B: Number(o.rows), T: Number(o.tokens), steps: Number(o.steps) }));
+          }
         }
-        if (o.json) printJson({ results });
+        if (o.json) printJson({ results: withRatios(results) });
         else console.log(modelTable(results));
         process.exit(0);
       }),

@@ -11,7 +11,7 @@ export interface GpuReport {
   limits: Record<string, number>;
   features: string[];
   /** What `--backend auto` (train, eval, solve, bench, and the app's auto) runs on. */
-  backend: 'webgpu' | 'cpu';
+  backend: 'webgpu' | 'wasm';
   /** Why auto chose it. */
   backendReason: string;
   driver: string;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadModelDir } from '../model/load.node.ts';
 import { uploadParams } from '../model/params.ts';
 import { Transformer } from '../model/transformer.ts';
-import { openBackend } from './backend.ts';
+import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 
 export function parseIds(s: string, vocab: number): number[] {
@@ -23,7 +23,7 @@ export function registerLogprobs(program: Command): void {
     .description('log-probability of each given token id after its prefix (the first position has none)')
     .requiredOption('--model <dir>', 'a Hugging Face model folder (config.json, model.safetensors)')
     .requiredOption('--ids <list>', 'comma-separated token ids, e.g. 1,2,3')
-    .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
+    .option('--backend <name>', BACKEND_CHOICES, 'auto')
     .option('--json', 'print one JSON document on stdout')
     .action((opts: { model: string; ids: string; backend: string; json?: boolean }) =>
       runCommand(async () => {

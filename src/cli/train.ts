@@ -14,7 +14,7 @@ import { RUN_PRESETS } from '../rl/presets.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
-import { openBackend } from './backend.ts';
+import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 
@@ -125,10 +125,11 @@ export function registerTrain(program: Command): void {
     .option('--out <dir>', 'run folder (default runs/<preset>-seed<N>)')
     .option('--resume <dir>', 'continue the run in this folder from its last checkpoint')
     .option('--set <key=value...>', 'override a config field (repeatable), e.g. --set dapo.iterations=2')
-    .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
+    .option('--backend <name>', BACKEND_CHOICES, 'auto')
+    .option('--threads <n>', 'threads of the wasm backend (default: every core); any count gives the same numbers')
     .option('--print-config', 'print the resolved config with each field\'s meaning and range, and exit')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; printConfig?: boolean; json?: boolean }) =>
+    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; threads?: string; printConfig?: boolean; json?: boolean }) =>
       runCommand(async () => {
         let cfg: RunConfig;
         let dir: string;
@@ -165,7 +166,7 @@ export function registerTrain(program: Command): void {
         if (o.resume && !(await store.loadCheckpoint())) {
           throw new UserError(`${dir} has no checkpoint to resume from (the run stopped before its first one): start it again with --out ${dir} after removing the folder, or with another --out`);
         }
-        const { be, name } = await openBackend(o.backend);
+        const { be, name } = await openBackend(o.backend, o.threads);
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const bar = progressReporter();
         let stopping = false;
@@ -198,10 +199,11 @@ export function registerTrain(program: Command): void {
     .option('--samples <k>', 'samples per task', '4')
     .option('--max <n>', "use only N tasks (0: all) of the run's tier (tasks.difficulty): the N shortest, or with tasks.select=spread one per repository first", '0')
     .option('--seed <n>', 'sampling seed', '1')
-    .option('--backend <name>', 'auto, webgpu or cpu', 'auto')
+    .option('--backend <name>', BACKEND_CHOICES, 'auto')
+    .option('--threads <n>', 'threads of the wasm backend (default: every core); any count gives the same numbers')
     .option('--set <key=value...>', 'agent/eval config overrides, e.g. --set agent.maxTurns=20')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { model: string; tasks: string; samples: string; max: string; seed: string; backend: string; set?: string[]; json?: boolean }) =>
+    .action((o: { model: string; tasks: string; samples: string; max: string; seed: string; backend: string; threads?: string; set?: string[]; json?: boolean }) =>
       runCommand(async () => {
         const loaded = await loadModelDir(o.model);
         let cfg: RunConfig;
@@ -211,7 +213,7 @@ export function registerTrain(program: Command): void {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }
         const tasks = readTaskFile(o.tasks, { max: Number(o.max), difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
-        const { be } = await openBackend(o.backend);
+        const { be } = await openBackend(o.backend, o.threads);
         const policy = await openPolicyModel(be, loaded, o.model).catch((e: Error) => {
           throw new UserError(e.message);
         });

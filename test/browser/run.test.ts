@@ -137,7 +137,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     });
     expect(inked).toBeGreaterThan(100);
     expect(await text('#progress-text')).toMatch(/\d+ \/ \d+/);
-    expect(await text('#run-meta')).toMatch(/backend cpu/);
+    expect(await text('#run-meta')).toMatch(/backend wasm \(\d+ threads?/);
     await closeLiveWindow();
     // The page asked for persistent storage as the run started, and the worker kept the answer. (Outside
     // the window: loading the store module in the page is the test's own work.)

@@ -31,7 +31,7 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
     expect(await page.getAttribute('nav a[aria-current]', 'data-nav')).toBe('start');
     await page.waitForFunction(() => Number(document.querySelector('#start-estimate')?.getAttribute('data-seconds')) > 0, undefined, { timeout: 120_000 });
     const estimate = (await page.textContent('#start-estimate')) ?? '';
-    expect(estimate).toMatch(/^The micro run takes about \d+ min( \d+ s)? on this device \(cpu \(the only WebGPU adapter is a software fallback/);
+    expect(estimate).toMatch(/^The micro run takes about \d+ min( \d+ s)? on this device \(wasm \(\d+ threads?; the only WebGPU adapter is a software fallback/);
     expect(await page.$$eval('#start-estimate-parts li', (ls) => ls.map((l) => l.getAttribute('data-phase')))).toEqual(['base', 'rft', 'dapo']);
     expect(await page.getAttribute('#start-advanced', 'href')).toBe('#/new');
     await shot('start');

@@ -32,7 +32,7 @@ describe('npm run bundle:node', () => {
     const gpu = spawnSync(join(there, 'webswe'), ['gpu', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(gpu.status, gpu.stderr).toBe(0);
     const doc = JSON.parse(gpu.stdout) as { backend: string; backendReason: string };
-    expect(['cpu', 'webgpu']).toContain(doc.backend);
+    expect(['wasm', 'webgpu']).toContain(doc.backend);
     expect(doc.backendReason).toBeTruthy();
     const solve = spawnSync(join(there, 'webswe'), ['solve', '--task', join(there, '.unpacked', 'public', 'tasks', 'level0', 'val.jsonl'), '--policy', 'expert', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(solve.status, solve.stderr).toBe(0);

@@ -24,10 +24,10 @@ describe('webswe CLI', () => {
       expect(typeof doc.adapter.isFallbackAdapter).toBe('boolean');
       expect(doc.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 2 ** 20);
       // SwiftShader (CI, this machine) is a fallback: auto runs on the CPU backend there, and says so.
-      expect(doc.backend).toBe(doc.adapter.isFallbackAdapter ? 'cpu' : 'webgpu');
+      expect(doc.backend).toBe(doc.adapter.isFallbackAdapter ? 'wasm' : 'webgpu');
       if (doc.adapter.isFallbackAdapter) expect(doc.backendReason).toMatch(/software fallback/);
     } else {
-      expect(doc.backend).toBe('cpu');
+      expect(doc.backend).toBe('wasm');
       expect(doc.reason).toBeTruthy();
     }
   });

@@ -1,0 +1,99 @@
+// Attention forward, backward and against a KV cache on the WASM kernels (kernels.c `attn_fwd_item`,
+// `attn_bwd_item`, `attn_cached_item`):
+// items per (b, query head) forward and per (b, kv head) backward (an item owns its kv head's dk/dv,
+// so no sum is split across threads). The segment bookkeeping (first position of each row's segment,
+// start of its contiguous run) is made here, once per batch row, as FastCpu's Quads does. f32
+// throughout; head sizes that are not a multiple of 4 go to FastCpuBackend's JS (the SIMD lanes).
+import { LSE_PADDING, attentionBackwardDims, attentionDims, cachedDims } from '../attention.shape.ts';
+import * as fast from '../fast-cpu/attention.ts';
+import { attentionCached as fastCached } from '../fast-cpu/attention_cached.ts';
+import type { CpuTensor } from '../tensor.ts';
+import { HeapLayout, OP, type KernelPool } from './threads.ts';
+
+const f32 = (shape: readonly number[], label: string, data: Float32Array): CpuTensor => ({ shape: [...shape], dtype: 'f32', label, data });
+const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0]!;
+
+/** first[b·T + t]: first position of seg[t]'s segment in row b; run[b·T + t]: start of t's run of equal ids. */
+function segmentIndex(seg: Int32Array, B: number, T: number): { first: Int32Array; run: Int32Array } {
+  const first = new Int32Array(B * T), run = new Int32Array(B * T);
+  for (let b = 0; b < B; b++) {
+    const seen = new Map<number, number>();
+    for (let t = 0; t < T; t++) {
+      const i = b * T + t, st = seg[i]!;
+      if (!seen.has(st)) seen.set(st, t);
+      first[i] = seen.get(st)!;
+      run[i] = t > 0 && seg[i - 1] === st ? run[i - 1]! : t;
+    }
+  }
+  return { first, run };
+}
+
+/** Scratch for the attention items: one block per thread on the heap. */
+function scratch(pool: KernelPool, heap: HeapLayout, T: number, HS: number): { base: number; stride: number } {
+  const floats = (pool.ex.attn_scratch_floats(T, HS) + 3) & ~3;
+  return { base: heap.alloc(floats * pool.threads), stride: floats * 4 };
+}
+
+export function wasmAttention(pool: KernelPool, q: CpuTensor, k: CpuTensor, v: CpuTensor, seg: CpuTensor, opts: { scale?: number } = {}): { out: CpuTensor; lse: CpuTensor } {
+  const { B, T, NH, NKV, HS, scale } = attentionDims(q, k, v, seg, opts.scale);
+  if (HS % 4 !== 0) return fast.attention(q, k, v, seg, opts);
+  const { first, run } = segmentIndex(seg.data as Int32Array, B, T);
+  const heap = new HeapLayout(pool);
+  const qAt = heap.put(q.data as Float32Array), kAt = heap.put(k.data as Float32Array), vAt = heap.put(v.data as Float32Array);
+  const segAt = heap.put(seg.data as Int32Array), firstAt = heap.put(first), runAt = heap.put(run);
+  const outAt = heap.alloc(q.data.length), mAt = heap.alloc(B * NH * T), lAt = heap.alloc(B * NH * T);
+  const s = scratch(pool, heap, T, HS);
+  heap.commit();
+  pool.run(OP.attentionForward, [qAt, kAt, vAt, segAt, firstAt, runAt, outAt, mAt, lAt, B, T, NH, NKV, HS, bits(scale), s.base, s.stride], B * NH, B * T * NH * HS * T >= 1 << 16);
+  const out = new Float32Array(q.data.length), m = new Float32Array(B * NH * T), l = new Float32Array(B * NH * T);
+  heap.read(outAt, out);
+  heap.read(mAt, m);
+  heap.read(lAt, l);
+  const lse = new Float32Array(B * NH * T);
+  for (let i = 0; i < lse.length; i++) lse[i] = l[i]! > 0 ? m[i]! + Math.log(l[i]!) : LSE_PADDING;
+  return { out: f32(q.shape, 'attention.out', out), lse: f32([B, NH, T], 'attention.lse', lse) };
+}
+
+export function wasmAttentionBackward(
+  pool: KernelPool, q: CpuTensor, k: CpuTensor, v: CpuTensor, out: CpuTensor, dout: CpuTensor, lse: CpuTensor, seg: CpuTensor, opts: { scale?: number } = {},
+): { dq: CpuTensor; dk: CpuTensor; dv: CpuTensor } {
+  const { B, T, NH, NKV, HS, scale } = attentionBackwardDims(q, k, v, out, dout, lse, seg, opts.scale);
+  if (HS % 4 !== 0) return fast.attentionBackward(q, k, v, out, dout, lse, seg, opts);
+  const { first, run } = segmentIndex(seg.data as Int32Array, B, T);
+  const heap = new HeapLayout(pool);
+  const at = [q, k, v, out, dout, lse].map((t) => heap.put(t.data as Float32Array));
+  const segAt = heap.put(seg.data as Int32Array), firstAt = heap.put(first), runAt = heap.put(run);
+  const dqAt = heap.alloc(q.data.length), dkAt = heap.alloc(k.data.length), dvAt = heap.alloc(v.data.length);
+  const s = scratch(pool, heap, T, HS);
+  heap.commit();
+  pool.run(OP.attentionBackward, [...at, segAt, firstAt, runAt, dqAt, dkAt, dvAt, B, T, NH, NKV, HS, bits(scale), s.base, s.stride], B * NKV, B * T * NH * HS * T >= 1 << 16);
+  const dq = new Float32Array(q.data.length), dk = new Float32Array(k.data.length), dv = new Float32Array(v.data.length);
+  heap.read(dqAt, dq);
+  heap.read(dkAt, dk);
+  heap.read(dvAt, dv);
+  return { dq: f32(q.shape, 'attention.dq', dq), dk: f32(k.shape, 'attention.dk', dk), dv: f32(v.shape, 'attention.dv', dv) };
+}
+
+/** → out (B, TQ, NH, HS); rows whose position is negative give 0. Only the first len[b] positions of
+ *  each sequence's cache are copied in (the cache is allocated at its capacity S). */
+export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts: { scale?: number } = {}): CpuTensor {
+  const { B, TQ, S, NH, NKV, HS, scale } = cachedDims(q, kCache, vCache, len, opts.scale);
+  const lens = len.data as Int32Array;
+  for (let b = 0; b < B; b++) if (lens[b]! < 0 || lens[b]! > S) throw new Error(`attentionCached: len[${b}] = ${lens[b]} is outside the cache's 0..${S}`);
+  if (HS % 4 !== 0) return fastCached(q, kCache, vCache, len, opts);
+  const heap = new HeapLayout(pool);
+  const qAt = heap.put(q.data as Float32Array), lenAt = heap.put(lens);
+  const kAt = heap.alloc(kCache.data.length), vAt = heap.alloc(vCache.data.length), outAt = heap.alloc(q.data.length);
+  const s = scratch(pool, heap, S, HS);
+  heap.commit();
+  const row = NKV * HS, K = kCache.data as Float32Array, V = vCache.data as Float32Array;
+  for (let b = 0; b < B; b++) {
+    const from = b * S * row, to = from + lens[b]! * row;
+    heap.write(K.subarray(from, to), kAt + from * 4);
+    heap.write(V.subarray(from, to), vAt + from * 4);
+  }
+  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride], B * NH, B * TQ * NH * HS * S >= 1 << 17);
+  const out = new Float32Array(q.data.length);
+  heap.read(outAt, out);
+  return { shape: [B, TQ, NH, HS], dtype: 'f32', label: 'attentionCached.out', data: out };
+}
