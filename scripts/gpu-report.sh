@@ -26,8 +26,8 @@ step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 step 'Adapter and backend' "$W" gpu
 step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
 for p in micro tiny; do
-  step "Generation, $p (WebGPU beside the fast CPU backend)" "$W" bench generate --preset "$p" --backend both
-  step "Training step, $p (WebGPU beside the fast CPU backend)" "$W" bench train --preset "$p" --backend both
+  step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --preset "$p" --backend webgpu,wasm,fast-cpu
+  step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --preset "$p" --backend webgpu,wasm,fast-cpu
 done
 step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=16 --set dapo.iterations=2 --set tasks.maxTest=8 --set eval.samples=2
 weights="$run/weights/base"

@@ -19,6 +19,7 @@ import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { openBackend } from './backend.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
+import { benchCpuOps, measureCpuPeak, type CpuOpResult, type CpuPeak } from '../bench/cpu-roofline.ts';
 import { readTaskFile } from './task-file.ts';
 
 function table(rows: BenchResult[]): string {
@@ -36,6 +37,25 @@ function table(rows: BenchResult[]): string {
   return [head, ...body].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
+/** The CPU roofline: the SIMD peak on this machine, and the WASM backend's hot ops against it. */
+async function cpuRoofline(onProgress: (label: string) => void): Promise<{ peak: CpuPeak; ops: CpuOpResult[] }> {
+  const be = await wasmBackendNode(nodeThreads());
+  try {
+    onProgress('SIMD peak');
+    const peak = await measureCpuPeak(be);
+    return { peak, ops: await benchCpuOps(be, new FastCpuBackend(), peak, onProgress) };
+  } finally {
+    be.close();
+  }
+}
+
+function cpuTable({ peak, ops }: { peak: CpuPeak; ops: CpuOpResult[] }): string {
+  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads} (measured: kernels.c peak_item)`;
+  const rows = ops.map((o) => [o.op, o.shape, `${o.ms.toFixed(2)} ms`, `${o.gflops.toFixed(1)} GFLOP/s`, `${(100 * o.share_of_peak).toFixed(0)} % of peak`, `fast-cpu ${o.fast_cpu_ms.toFixed(1)} ms`, `speed-up ${o.speedup.toFixed(1)}×`]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return [head, `wasm backend, tiny's training shapes (B 4 × T 256), ${peak.threads} threads:`, ...rows.map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  '))].join('\n');
+}
+
 export function registerBench(program: Command): void {
   const bench = program.command('bench').description('throughput benchmarks (figures beside a peer measured in the same run)');
   registerModelBench(bench);
@@ -45,10 +65,12 @@ export function registerBench(program: Command): void {
     .description('every op at training shapes; matmul and attention beside TF.js WebGPU on the same adapter')
     .option('--shapes <set>', 'small (CPU-only machines) or large (a real GPU)', 'small')
     .option('--no-peer', 'skip the TF.js peer')
+    .option('--no-cpu', 'skip the CPU roofline (the WASM backend against the measured SIMD peak)')
     .option('--json', 'print one JSON document on stdout')
-    .action((opts: { shapes: string; peer: boolean; json?: boolean }) =>
+    .action((opts: { shapes: string; peer: boolean; cpu: boolean; json?: boolean }) =>
       runCommand(async () => {
         if (opts.shapes !== 'small' && opts.shapes !== 'large') throw new UserError(`--shapes must be small or large, got "${opts.shapes}"`);
+        const cpu = opts.cpu ? await cpuRoofline((label) => process.stderr.write(`bench: cpu ${label}\n`)) : null;
         const ctx = await nodeContext();
         const peer = opts.peer ? await startTfPeer(await nodeGpu()) : null;
         const t0 = performance.now();
@@ -57,9 +79,10 @@ export function registerBench(program: Command): void {
           peer,
           onProgress: (label) => process.stderr.write(`bench: ${label} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
         });
-        const doc = { results, adapter: ctx.adapter, shapes: opts.shapes, wall_s: (performance.now() - t0) / 1000 };
+        const doc = { results, adapter: ctx.adapter, shapes: opts.shapes, wall_s: (performance.now() - t0) / 1000, ...(cpu ? { cpu } : {}) };
         if (opts.json) printJson(doc);
         else {
+          if (cpu) console.log(`${cpuTable(cpu)}\n`);
           console.log(`adapter: ${ctx.adapter.vendor} / ${ctx.adapter.architecture} (${ctx.adapter.description})`);
           console.log(table(results));
         }

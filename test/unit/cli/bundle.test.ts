@@ -1,7 +1,8 @@
 // The portable bundle (`npm run bundle:node`): built into a temporary folder, copied elsewhere, and run
 // there with no Node on PATH (only sh, tar and gzip), as on a lent GPU machine: `webswe gpu --json`
-// finds the adapter (SwiftShader here), and `webswe solve` plays an expert episode whose tests run in the
-// node sandbox on the bundled Node. The folder stays under the issue's 60 MiB.
+// finds the adapter (SwiftShader here), `webswe solve` plays an expert episode whose tests run in the
+// node sandbox on the bundled Node, `bench train` runs a training step on the WASM backend's threads and
+// `bench kernels` the WGSL kernels and the CPU roofline. The folder stays under the issue's 60 MiB.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,5 +38,19 @@ describe('npm run bundle:node', () => {
     const solve = spawnSync(join(there, 'webswe'), ['solve', '--task', join(there, '.unpacked', 'public', 'tasks', 'level0', 'val.jsonl'), '--policy', 'expert', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(solve.status, solve.stderr).toBe(0);
     expect(JSON.parse(solve.stdout)).toMatchObject({ end_reason: 'submitted', reward: { tests: 1 } });
-  }, 600_000);
+    // The WASM backend's helper threads start inside the bundle (worker_threads from the one-file CLI),
+    // in a training step and in bench kernels' CPU roofline beside the WGSL kernels.
+    const step = spawnSync(join(there, 'webswe'), ['bench', 'train', '--preset', 'micro', '--backend', 'wasm,fast-cpu', '--rows', '1', '--tokens', '64', '--steps', '1', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(step.status, step.stderr).toBe(0);
+    const rows = (JSON.parse(step.stdout) as { results: { backend: string; tokens_per_s: number; vs_fast_cpu?: number }[] }).results;
+    expect(rows.map((r) => r.backend)).toEqual([expect.stringMatching(/^wasm \(SIMD, \d+ threads?\)/), 'fast-cpu (blocked JS)']);
+    expect(rows[0]!.tokens_per_s).toBeGreaterThan(0);
+    expect(rows[0]!.vs_fast_cpu).toBeGreaterThan(0);
+    const kernels = spawnSync(join(there, 'webswe'), ['bench', 'kernels', '--no-peer', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(kernels.status, kernels.stderr).toBe(0);
+    const k = JSON.parse(kernels.stdout) as { results: { op: string }[]; cpu: { peak: { all_threads_gflops: number }; ops: { op: string; share_of_peak: number }[] } };
+    expect(k.results.some((r) => r.op === 'matmul')).toBe(true);
+    expect(k.cpu.peak.all_threads_gflops).toBeGreaterThan(0);
+    expect(k.cpu.ops.filter((o) => o.op === 'matmul').length).toBe(8);
+  }, 900_000);
 });
