@@ -22,7 +22,7 @@ export interface DeviceRates {
 export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
 
 export interface EstimatePart {
-  /** What is done: expert episodes, cloning updates, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
+  /** What is done: expert episodes, cloning updates, DAgger roll-ins, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
   name: string;
   /** The pipeline phase it belongs to (base, rft, dapo); evaluations belong to the phase they evaluate. */
   phase: string;
@@ -63,9 +63,13 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
   const parts: EstimatePart[] = [];
   const evalS = (cfg.tasks.maxTest || 48) * cfg.eval.samples * episodeS;
   if (phases.includes('base')) {
-    const n = cfg.bc.episodes;
+    const n = cfg.bc.episodes, rounds = cfg.bc.daggerRounds;
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
-    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS) });
+    // DAgger round i clones again over the aggregate: the expert's n episodes and i rounds of roll-ins.
+    let cloned = n * cfg.bc.epochs;
+    for (let i = 1; i <= rounds; i++) cloned += (n + i * cfg.bc.daggerEpisodes) * cfg.bc.daggerEpochs;
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(cloned * EXPERT_EPISODE_TOKENS) });
+    if (rounds > 0) parts.push({ name: 'DAgger roll-ins', phase: 'base', seconds: rounds * cfg.bc.daggerEpisodes * episodeS });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {
@@ -102,7 +106,7 @@ export function partOf(e: RunEstimate, p: { phase: string; stage: string; done: 
   const named: Record<string, string> = { base: 'base', rft: 'RFT', dapo: 'DAPO' };
   let name: string | undefined, fraction = f;
   if (p.stage === 'eval') name = `evaluation of ${named[phase] ?? phase}`;
-  else if (phase === 'base') name = p.stage === 'expert episodes' ? 'expert episodes' : 'cloning updates';
+  else if (phase === 'base') name = p.stage === 'expert episodes' ? 'expert episodes' : /^DAgger/.test(p.stage) ? 'DAgger roll-ins' : 'cloning updates';
   else if (phase === 'rft') name = p.stage === 'rollouts' ? 'RFT rollouts' : 'RFT updates';
   else if (phase === 'dapo') {
     name = 'DAPO';
