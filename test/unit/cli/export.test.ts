@@ -14,7 +14,7 @@ const webswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args]
 const SET = [
   'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
-  'bc.episodes=3', 'bc.epochs=1', 'eval.samples=2',
+  'bc.episodes=3', 'bc.epochs=1', 'bc.daggerRounds=0', 'eval.samples=2',
 ].flatMap((s) => ['--set', s]);
 
 describe('webswe export', () => {

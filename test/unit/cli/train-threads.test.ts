@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
-// micro (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning, then evaluation.
+// micro (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning, one small DAgger round
+// (generation against the KV cache), then evaluation.
 const SET = [
   'model.preset=micro', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=2', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
-  'bc.episodes=6', 'bc.epochs=1', 'bc.batchEpisodes=2', 'eval.samples=2', 'eval.temperature=1',
+  'bc.episodes=6', 'bc.epochs=1', 'bc.batchEpisodes=2', 'bc.daggerRounds=1', 'bc.daggerEpisodes=4', 'eval.samples=2', 'eval.temperature=1',
 ].flatMap((s) => ['--set', s]);
 
 const train = (out: string, threads: string) =>

@@ -19,8 +19,11 @@ describe('checkRunFit', () => {
     expect(fit.ok).toBe(true);
     const T = (f['agent.contextTokens'] as number) + (f['agent.actionTokens'] as number);
     expect(fit.options).toEqual({ batch: 32, context: T, generateBatch: 32, training: 'full' });
-    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G), RFT's K 4 fits two
-    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
+    const noDagger = { 'bc.daggerRounds': 0 };
+    expect(checkRunFit(flat('micro', { ...noDagger, 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G), RFT's K 4 fits two
+    expect(checkRunFit(flat('micro', { ...noDagger, 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
+    // DAgger's roll-ins (the preset's base phase) are single episodes: they fill the whole batch.
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(10);
     expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
     // Stage 2 plans its longer context; a run without gradient steps plans generation only.
     expect(checkRunFit(flat('micro', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
