@@ -1,7 +1,7 @@
 // Attention forward, backward and against a KV cache on the WASM kernels (kernels.c `attn_fwd_item`,
 // `attn_bwd_item`, `attn_cached_item`):
-// items per (b, query head) forward and per (b, kv head) backward (an item owns its kv head's dk/dv,
-// so no sum is split across threads). The segment bookkeeping (first position of each row's segment,
+// items per (b, query head) forward, per (b, kv head) backward (an item owns its kv head's dk/dv, so
+// no sum is split across threads) and against the cache (its keys packed once for the group's heads). The segment bookkeeping (first position of each row's segment,
 // start of its contiguous run) is made here, once per batch row, as FastCpu's Quads does. f32
 // throughout; head sizes that are not a multiple of 4 go to FastCpuBackend's JS (the SIMD lanes).
 import { LSE_PADDING, attentionBackwardDims, attentionDims, cachedDims } from '../attention.shape.ts';
@@ -92,7 +92,7 @@ export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuT
     heap.write(K.subarray(from, to), kAt + from * 4);
     heap.write(V.subarray(from, to), vAt + from * 4);
   }
-  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride], B * NH, B * TQ * NH * HS * S >= 1 << 17);
+  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride], B * NKV, B * TQ * NH * HS * S >= 1 << 17);
   const out = new Float32Array(q.data.length);
   heap.read(outAt, out);
   return { shape: [B, TQ, NH, HS], dtype: 'f32', label: 'attentionCached.out', data: out };

@@ -614,9 +614,11 @@ void rmsnorm_bwd_item(int item, int tid, const int *args) {
 }
 
 /**
- * Queries against a KV cache (decode when TQ = 1, chunked prefill otherwise), one item per (b, h):
- * query i of sequence b sits at position len[b] − TQ + i and sees cache positions ≤ its own (rows
- * before position 0 give 0); quads of queries against tiles of 4 keys, online softmax as forward.
+ * Queries against a KV cache (decode when TQ = 1, chunked prefill otherwise), one item per (b, kv head
+ * hk): its keys and values are packed once for the G query heads of the group, whose TQ·G rows
+ * (r = i·G + g) are taken four at a time. Query i of sequence b sits at position len[b] − TQ + i and
+ * sees cache positions ≤ its own (rows before position 0 give 0); each row's scores, online softmax
+ * and P·V run over key tiles in order, alone, as in the forward.
  * args: q (B, TQ, NH, HS), kCache, vCache (B, S, NKV, HS), len (B), out (B, TQ, NH, HS), B, TQ, S, NH,
  * NKV, HS, scale bits, scratch base, scratch bytes.
  */
@@ -626,28 +628,34 @@ void attn_cached_item(int item, int tid, const int *args) {
   float *out = PTR(float, 4);
   int TQ = args[6], S = args[7], NH = args[8], NKV = args[9], HS = args[10];
   float scale = f32_of(args[11]);
-  int b = item / NH, h = item % NH, hk = h / (NH / NKV), n = len[b], nk = (n + 3) / 4;
+  int b = item / NKV, hk = item % NKV, G = NH / NKV, n = len[b], nk = (n + 3) / 4;
   float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
-  // Keys and values of this sequence's first n positions (pack_tiles/pack_rows read x as (B, T, …) with T = S).
-  for (int s = 0; s < nk * 4; s++) {
+  // Keys and values of this sequence's first n positions: K as 4-key tiles, V as rows; zeros to the tile's end.
+  for (int s = 0; s < n; s++) {
     float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
     const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
     for (int d = 0; d < HS; d++) {
-      kt[4 * d] = s < n ? ks[d] : 0.0f;
-      vr[d] = s < n ? vs[d] : 0.0f;
+      kt[4 * d] = ks[d];
+      vr[d] = vs[d];
     }
   }
-  for (int i0 = 0; i0 < TQ; i0 += 4) {
-    int rows = TQ - i0 < 4 ? TQ - i0 : 4, pos[4], maxPos = -1, minPos = n;
+  for (int s = n; s < nk * 4; s++) {
+    float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
+    for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
+  }
+  for (int r0 = 0; r0 < TQ * G; r0 += 4) {
+    int rows = TQ * G - r0 < 4 ? TQ * G - r0 : 4, pos[4], head[4], qi[4], maxPos = -1, minPos = n;
     for (int i = 0; i < 4; i++) {
-      pos[i] = i < rows ? n - TQ + i0 + i : -1;
+      qi[i] = (r0 + i) / G;
+      head[i] = hk * G + (r0 + i) % G;
+      pos[i] = i < rows ? n - TQ + qi[i] : -1;
       maxPos = pos[i] > maxPos ? pos[i] : maxPos;
       minPos = pos[i] < minPos ? pos[i] : minPos;
     }
     float m[4] = {-__builtin_inff(), -__builtin_inff(), -__builtin_inff(), -__builtin_inff()}, l[4] = {0, 0, 0, 0};
     for (int x = 0; x < 4 * HS; x += 4) wasm_v128_store(O + x, wasm_f32x4_splat(0.0f));
     for (int i = 0; i < rows; i++) {
-      const float *src = q + ((long)(b * TQ + i0 + i) * NH + h) * HS;
+      const float *src = q + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
       for (int d = 0; d < HS; d++) Q[i * HS + d] = src[d] * scale;
     }
     for (int kt = 0; maxPos >= 0 && kt <= maxPos >> 2; kt++) {
@@ -686,7 +694,7 @@ void attn_cached_item(int item, int tid, const int *args) {
       }
     }
     for (int i = 0; i < rows; i++) {
-      float *dst = out + ((long)(b * TQ + i0 + i) * NH + h) * HS;
+      float *dst = out + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
       float inv = pos[i] >= 0 ? 1.0f / l[i] : 0.0f;
       for (int d = 0; d < HS; d++) dst[d] = O[i * HS + d] * inv;
     }
