@@ -260,3 +260,19 @@ describe('wasm attentionCached vs reference', () => {
     );
   });
 });
+
+describe('wasm backend: bad requests', () => {
+  it('refuses a bad thread count, threads without a host starter, and an op past the memory limit, naming the fix', async () => {
+    const { KernelPool } = await import('../../../src/ops/wasm/threads.ts');
+    await expect(KernelPool.create(0)).rejects.toThrow(/threads must be a whole number ≥ 1, got 0/);
+    await expect(KernelPool.create(2)).rejects.toThrow(/more than one thread needs a host thread starter/);
+    let ended = 0;
+    const broken = () => ({ ready: Promise.reject(new Error('the worker could not load')), terminate: () => void ended++ });
+    await expect(KernelPool.create(3, broken)).rejects.toThrow(/a helper thread failed to start \(the worker could not load\); use 1 thread/);
+    expect(ended).toBe(2); // every started helper is ended
+    expect(() => two.pool.reserve(2 ** 31)).toThrow(/needs \d+ MiB of WebAssembly memory, more than its 1024 MiB limit; use a smaller batch or the fast-cpu backend/);
+    // The pool is still usable after the refusal.
+    const a = f32([3, 4]), b = f32([4, 2]);
+    same('after a refusal', two.matmul(a, b), refMatmul(a, b), MATMUL_TOL);
+  });
+});
