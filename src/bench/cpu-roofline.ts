@@ -1,4 +1,4 @@
-// The CPU roofline of `webswe bench kernels`: the machine's measured SIMD peak (kernels.c `peak_item`:
+// The CPU roofline of `webswe bench kernels`: the machine's measured SIMD peak (kernels/*.c `peak_item`:
 // 12 independent f32x4 multiply-add chains in registers, on one thread and on every thread of the
 // pool), and the WASM backend's matmul and attention at `tiny`'s training shapes (B 4 × T 256) as a
 // share of that peak, beside the fast JS backend measured in the same run (speed-up = its ms / ours).

@@ -50,7 +50,7 @@ async function cpuRoofline(onProgress: (label: string) => void): Promise<{ peak:
 }
 
 function cpuTable({ peak, ops }: { peak: CpuPeak; ops: CpuOpResult[] }): string {
-  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads} (measured: kernels.c peak_item)`;
+  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads} (measured: kernels/peak.c peak_item)`;
   const rows = ops.map((o) => [o.op, o.shape, `${o.ms.toFixed(2)} ms`, `${o.gflops.toFixed(1)} GFLOP/s`, `${(100 * o.share_of_peak).toFixed(0)} % of peak`, `fast-cpu ${o.fast_cpu_ms.toFixed(1)} ms`, `speed-up ${o.speedup.toFixed(1)}×`]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return [head, `wasm backend, tiny's training shapes (B 4 × T 256), ${peak.threads} threads:`, ...rows.map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  '))].join('\n');

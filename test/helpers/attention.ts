@@ -1,5 +1,6 @@
 // Seeded inputs for the attention group's GPU tests: one case description, the same arrays uploaded
 // to the WebGPU backend and wrapped for the CPU reference.
+import type { Tolerance } from '../../src/ops/compare.ts';
 import { CpuBackend } from '../../src/ops/cpu.ts';
 import type { CpuTensor, GpuTensor } from '../../src/ops/tensor.ts';
 import type { WebGpuBackend } from '../../src/ops/webgpu.ts';
@@ -59,3 +60,15 @@ export function attentionInputs(gpu: WebGpuBackend, c: AttentionCase, seed: numb
 /** Two packed episodes then padding in row 0 (lengths ⌊0.4T⌋, ⌊0.4T⌋, rest), a fully padded row 1. */
 export const packedWithPadding = (T: number) => (b: number, t: number): number =>
   b === 1 ? -1 : t < Math.floor(0.4 * T) ? 0 : t < Math.floor(0.8 * T) ? 1 : -1;
+
+/** Tolerances of f32 attention kernels (WGSL, WASM) against the f64 reference; inputs in [−1, 1).
+ *  out: HS-term f32 dot products and a ≤ T-term online softmax. lse: log of a sum of ≤ T terms, each off by
+ *  ~|score|·2⁻²⁴. dq, dk, dv: sums of ≤ G·T products of recomputed P and dS (a difference dP − D that
+ *  cancels, hence the loose rtol), in another order. LARGE: scores up to ~100, whose rounding (~1e-5)
+ *  enters exp's argument and so P, lse and every gradient. */
+export const ATTENTION_TOL: Record<'FWD' | 'LSE' | 'BWD' | 'LARGE', Tolerance> = {
+  FWD: { atol: 1e-5, rtol: 1e-4 },
+  LSE: { atol: 1e-5, rtol: 1e-5 },
+  BWD: { atol: 1e-5, rtol: 1e-3 },
+  LARGE: { atol: 2e-4, rtol: 2e-3 },
+};

@@ -1,4 +1,4 @@
-// Attention forward, backward and against a KV cache on the WASM kernels (kernels.c `attn_fwd_item`,
+// Attention forward, backward and against a KV cache on the WASM kernels (kernels/*.c `attn_fwd_item`,
 // `attn_bwd_item`, `attn_cached_item`):
 // items per (b, query head) forward, per (b, kv head) backward (an item owns its kv head's dk/dv, so
 // no sum is split across threads) and against the cache (its keys packed once for the group's heads). The segment bookkeeping (first position of each row's segment,

@@ -1,6 +1,6 @@
 // WasmBackend: FastCpuBackend with its hot ops (matmul, attention, attention against a KV cache,
 // logprobs, SwiGLU, RMSNorm, forward and backward) on WebAssembly SIMD kernels run on all cores
-// (kernels.c through the KernelPool of threads.ts) — the trainer's engine where no hardware GPU
+// (kernels/*.c through the KernelPool of threads.ts) — the trainer's engine where no hardware GPU
 // adapter exists (`--backend wasm`, and what `auto` picks there). Results are bitwise the same for
 // any thread count; CpuBackend stays the oracle (test/unit/ops/wasm.test.ts). Create it with
 // `await WasmBackend.create(threads, spawn)` (helper threads start asynchronously; under Node

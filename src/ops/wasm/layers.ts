@@ -1,4 +1,4 @@
-// SwiGLU and RMSNorm, forward and backward, on the WASM kernels (kernels.c `swiglu_item`,
+// SwiGLU and RMSNorm, forward and backward, on the WASM kernels (kernels/*.c `swiglu_item`,
 // `swiglu_bwd_item`, `rmsnorm_item`, `rmsnorm_bwd_item`): f32 lanes with the polynomial exp of the
 // attention kernels. RMSNorm's dw is summed per item of 64 rows, then the partials here in item order,
 // so the result does not depend on the thread count.

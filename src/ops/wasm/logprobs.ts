@@ -1,4 +1,4 @@
-// logprobs and its backward on the WASM kernels (kernels.c `lp_fwd_item`, `lp_bwd_item`), 16 rows an
+// logprobs and its backward on the WASM kernels (kernels/*.c `lp_fwd_item`, `lp_bwd_item`), 16 rows an
 // item. The kernel returns each row's max m, Σ e^(x−m) and Σ e^(x−m)·(x−m); the logs are taken
 // here (wasm has no log instruction): lse = m + log s, H = log s − sx/s, logp = x[t] − m − log s
 // (0 for a target outside [0, V), as the reference).

@@ -1,4 +1,4 @@
-// matmul on the WASM kernels (kernels.c `mm_item`): the operands are copied into the pool's shared
+// matmul on the WASM kernels (kernels/*.c `mm_item`): the operands are copied into the pool's shared
 // memory (a, b, bias, and out when accumulating), the product's work items (MC × NC blocks of C,
 // per batch) run on every thread, and C is copied back. Sums are f32 in k order per element (the
 // WGSL kernel's precision, not the f64 of the JS backends); the copies cost O(MK + KN + MN) against

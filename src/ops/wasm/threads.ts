@@ -17,7 +17,7 @@
 // anew by each op call (grown as needed, up to KERNELS_MAX_PAGES).
 import { KERNELS_MAX_PAGES, KERNELS_WASM_BASE64 } from './kernels.wasm.ts';
 
-/** The exports of kernels.c: every op runs as `op_item(item, tid, args)` (args: i32 words at a byte address). */
+/** The exports of kernels/*.c: every op runs as `op_item(item, tid, args)` (args: i32 words at a byte address). */
 export interface KernelExports {
   mm_item(item: number, tid: number, args: number): void;
   attn_fwd_item(item: number, tid: number, args: number): void;

@@ -11,13 +11,10 @@
 import { describe, expect } from 'vitest';
 import { compareArrays, type Tolerance } from '../../../src/ops/compare.ts';
 import { attention, attentionBackward } from '../../../src/ops/reference/attention.ts';
-import { attentionInputs, packedWithPadding, type AttentionCase } from '../../helpers/attention.ts';
+import { ATTENTION_TOL, attentionInputs, packedWithPadding, type AttentionCase } from '../../helpers/attention.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';
 
-const FWD: Tolerance = { atol: 1e-5, rtol: 1e-4 };
-const LSE: Tolerance = { atol: 1e-5, rtol: 1e-5 };
-const BWD: Tolerance = { atol: 1e-5, rtol: 1e-3 };
-const LARGE: Tolerance = { atol: 2e-4, rtol: 2e-3 };
+const { FWD, LSE, BWD, LARGE } = ATTENTION_TOL;
 
 const TILED_CASES: AttentionCase[] = [
   { label: 'T = 1, HS 32', B: 2, T: 1, NH: 2, NKV: 2, HS: 32 },

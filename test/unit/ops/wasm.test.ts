@@ -15,7 +15,7 @@ import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import type { WasmBackend } from '../../../src/ops/wasm/backend.ts';
 import { wasmBackendNode } from '../../../src/ops/wasm/threads.node.ts';
 import { Rng } from '../../../src/random.ts';
-import { attentionArrays, packedWithPadding, type AttentionCase } from '../../helpers/attention.ts';
+import { ATTENTION_TOL, attentionArrays, packedWithPadding, type AttentionCase } from '../../helpers/attention.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 
 const ref = new CpuBackend();
@@ -85,10 +85,7 @@ describe('wasm matmul vs reference', () => {
 
 // The WGSL attention's tolerances (test/gpu/ops/attention.test.ts): f32 dot products over HS, an f32
 // online softmax with a polynomial exp (< 1 ulp), sums over ≤ G·T terms in another order.
-const FWD: Tolerance = { atol: 1e-5, rtol: 1e-4 };
-const LSE: Tolerance = { atol: 1e-5, rtol: 1e-5 };
-const BWD: Tolerance = { atol: 1e-5, rtol: 1e-3 };
-const LARGE: Tolerance = { atol: 2e-4, rtol: 2e-3 };
+const { FWD, LSE, BWD, LARGE } = ATTENTION_TOL;
 
 const attentionCases: AttentionCase[] = [
   { label: 'one row, one token (HS 3: the JS kernels)', B: 1, T: 1, NH: 1, NKV: 1, HS: 3 },

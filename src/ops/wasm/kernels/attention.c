@@ -1,0 +1,328 @@
+// WASM kernels: attention forward, backward and against a KV cache.
+#include "common.h"
+
+// ---- attention (the contract of AttentionOps.attention / attentionBackward, the math of
+// reference/attention.ts). Flash-style per query head: rows t in quads of 4 against keys in tiles of
+// 4, online softmax, no T×T matrix; the backward recomputes P from lse. A quad visits keys from the
+// first of its rows' segments to its last row (causal and segment skipping); tiles that some pair
+// of the quad cannot see are masked pair by pair. SIMD runs across the 4 keys of a tile (scores)
+// and across head dimensions (updates), so HS must be a multiple of 4 (the caller checks).
+
+/** The quad of rows t0..t0+3 of batch row b: which rows attend, and the key range they need. */
+struct Quad {
+  int t[4], st[4];
+  int lo, hi, minT, maxRun, full;
+};
+
+/** seg (B, T); first/run (B, T): first position of seg[t]'s segment, start of t's contiguous run. */
+static int load_quad(struct Quad *qd, const int *seg, const int *first, const int *run, int b, int T, int t0) {
+  int lo = T, hi = -1, minT = T, maxRun = 0, full = 1;
+  for (int i = 0; i < 4; i++) {
+    int t = t0 + i, st = t < T ? seg[b * T + t] : -1;
+    qd->t[i] = t;
+    qd->st[i] = st;
+    if (st < 0) {
+      full = 0;
+      continue;
+    }
+    int f = first[b * T + t], r = run[b * T + t];
+    lo = f < lo ? f : lo;
+    hi = t > hi ? t : hi;
+    minT = t < minT ? t : minT;
+    maxRun = r > maxRun ? r : maxRun;
+  }
+  qd->lo = lo; qd->hi = hi; qd->minT = minT; qd->maxRun = maxRun; qd->full = full;
+  return hi >= 0;
+}
+
+/** Row i's scores against tile kt with invisible pairs set to −∞ (s > t, another segment, padding). */
+static inline v128_t mask_row(v128_t s, const struct Quad *qd, int i, const int *segRow, int kt, int T) {
+  int t = qd->t[i], st = qd->st[i];
+  if (st < 0) return wasm_f32x4_splat(-__builtin_inff());
+  int s0 = 4 * kt;
+  int vis0 = s0 <= t && segRow[s0] == st, vis1 = s0 + 1 <= t && s0 + 1 < T && segRow[s0 + 1] == st;
+  int vis2 = s0 + 2 <= t && s0 + 2 < T && segRow[s0 + 2] == st, vis3 = s0 + 3 <= t && s0 + 3 < T && segRow[s0 + 3] == st;
+  v128_t keep = wasm_i32x4_make(-vis0, -vis1, -vis2, -vis3);
+  return wasm_v128_bitselect(s, wasm_f32x4_splat(-__builtin_inff()), keep);
+}
+
+static inline int tile_unmasked(const struct Quad *qd, int kt) {
+  int s0 = 4 * kt;
+  return qd->full && s0 >= qd->maxRun && s0 + 3 <= qd->minT;
+}
+
+/** Kt[kt][d][c] = x(b, 4kt + c, hk, d), zero past T: keys as 4-wide tiles for the score products. */
+static void pack_tiles(const float *x, float *Kt, int b, int hk, int T, int NKV, int HS) {
+  int nk = (T + 3) / 4;
+  for (int s = 0; s < nk * 4; s++) {
+    float *dst = Kt + (s >> 2) * 4 * HS + (s & 3);
+    if (s < T) {
+      const float *src = x + ((long)(b * T + s) * NKV + hk) * HS;
+      for (int d = 0; d < HS; d++) dst[4 * d] = src[d];
+    } else {
+      for (int d = 0; d < HS; d++) dst[4 * d] = 0.0f;
+    }
+  }
+}
+
+/** R[s][d] = x(b, s, h, d) · scale for s < T, zero up to the tile boundary: rows for the updates. */
+static void pack_rows(const float *x, float *R, int b, int h, int T, int NH, int HS, float scale) {
+  int nk = (T + 3) / 4;
+  for (int s = 0; s < nk * 4; s++) {
+    float *dst = R + s * HS;
+    if (s < T) {
+      const float *src = x + ((long)(b * T + s) * NH + h) * HS;
+      for (int d = 0; d < HS; d++) dst[d] = src[d] * scale;
+    } else {
+      for (int d = 0; d < HS; d++) dst[d] = 0.0f;
+    }
+  }
+}
+
+/** Floats of attention scratch one thread needs at T, HS: five T·HS row/tile buffers + small ones. */
+int attn_scratch_floats(int T, int HS) { return 5 * ((T + 3) / 4) * 4 * HS + 16 * HS + 64; }
+
+/**
+ * Forward, one item per (b, h): out (B, T, NH, HS) rows of head h; m and l (B, NH, T): the running
+ * max and Σ e^(s − m) of each row (the caller forms lse = m + log l; l = 0 marks a padding row).
+ * args: q, k, v, seg, first, run, out, m, l, B, T, NH, NKV, HS, scale bits, scratch base, scratch bytes.
+ */
+void attn_fwd_item(int item, int tid, const int *args) {
+  const float *q = PTR(const float, 0), *k = PTR(const float, 1), *v = PTR(const float, 2);
+  const int *seg = PTR(const int, 3), *first = PTR(const int, 4), *run = PTR(const int, 5);
+  float *out = PTR(float, 6), *M = PTR(float, 7), *L = PTR(float, 8);
+  int T = args[10], NH = args[11], NKV = args[12], HS = args[13];
+  float scale = f32_of(args[14]);
+  int b = item / NH, h = item % NH, hk = h / (NH / NKV), nk = (T + 3) / 4;
+  float *Kt = (float *)(long)(args[15] + tid * args[16]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
+  pack_tiles(k, Kt, b, hk, T, NKV, HS);
+  pack_rows(v, Vr, b, hk, T, NKV, HS, 1.0f);
+  const int *segRow = seg + b * T;
+  struct Quad qd;
+  for (int t0 = 0; t0 < T; t0 += 4) {
+    int any = load_quad(&qd, seg, first, run, b, T, t0);
+    float m[4] = {-__builtin_inff(), -__builtin_inff(), -__builtin_inff(), -__builtin_inff()}, l[4] = {0, 0, 0, 0};
+    for (int x = 0; x < 4 * HS; x += 4) wasm_v128_store(O + x, wasm_f32x4_splat(0.0f));
+    if (any) {
+      for (int i = 0; i < 4; i++) {
+        const float *src = q + ((long)(b * T + qd.t[i]) * NH + h) * HS;
+        for (int d = 0; d < HS; d++) Q[i * HS + d] = qd.st[i] >= 0 ? src[d] * scale : 0.0f;
+      }
+      for (int kt = qd.lo >> 2; kt <= qd.hi >> 2; kt++) {
+        const float *kp = Kt + kt * 4 * HS;
+        v128_t S[4];
+        for (int i = 0; i < 4; i++) {
+          v128_t s = wasm_f32x4_splat(0.0f);
+          for (int d = 0; d < HS; d++) s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
+          S[i] = tile_unmasked(&qd, kt) ? s : mask_row(s, &qd, i, segRow, kt, T);
+        }
+        for (int i = 0; i < 4; i++) {
+          float mx = hmax(S[i]);
+          if (mx > m[i]) {
+            float alpha = wasm_f32x4_extract_lane(vexp(wasm_f32x4_splat(m[i] - mx)), 0);
+            l[i] *= alpha;
+            v128_t av = wasm_f32x4_splat(alpha);
+            for (int d = 0; d < HS; d += 4) wasm_v128_store(O + i * HS + d, wasm_f32x4_mul(wasm_v128_load(O + i * HS + d), av));
+            m[i] = mx;
+          }
+          v128_t p = m[i] == -__builtin_inff() ? wasm_f32x4_splat(0.0f) : vexp(wasm_f32x4_sub(S[i], wasm_f32x4_splat(m[i])));
+          l[i] += hsum(p);
+          wasm_v128_store(P + 4 * i, p);
+        }
+        const float *vp = Vr + kt * 4 * HS;
+        for (int i = 0; i < 4; i++) row_update4(O + i * HS, P + 4 * i, vp, HS);
+      }
+    }
+    for (int i = 0; i < 4; i++) {
+      int t = qd.t[i];
+      if (t >= T) break;
+      float *dst = out + ((long)(b * T + t) * NH + h) * HS;
+      int valid = qd.st[i] >= 0;
+      float inv = valid ? 1.0f / l[i] : 0.0f;
+      for (int d = 0; d < HS; d++) dst[d] = O[i * HS + d] * inv;
+      M[(b * NH + h) * T + t] = valid ? m[i] : 0.0f;
+      L[(b * NH + h) * T + t] = valid ? l[i] : 0.0f;
+    }
+  }
+}
+
+/**
+ * Backward, one item per (b, kv head hk), over the G query heads of its group: P = exp(scale·q·k −
+ * lse), D = Σ dout·out per row, dS = P (dout·v − D); dq = scale Σ_s dS k, dk = Σ_t dS (scale·q),
+ * dv = Σ_t P dout. The item owns dk, dv of its kv head (summed over heads g, then t, in order).
+ * args: q, k, v, out, dout, lse, seg, first, run, dq, dk, dv, B, T, NH, NKV, HS, scale bits, scratch
+ * base, scratch bytes.
+ */
+void attn_bwd_item(int item, int tid, const int *args) {
+  const float *q = PTR(const float, 0), *k = PTR(const float, 1), *v = PTR(const float, 2), *out = PTR(const float, 3);
+  const float *dout = PTR(const float, 4), *lse = PTR(const float, 5);
+  const int *seg = PTR(const int, 6), *first = PTR(const int, 7), *run = PTR(const int, 8);
+  float *dq = PTR(float, 9), *dk = PTR(float, 10), *dv = PTR(float, 11);
+  int T = args[13], NH = args[14], NKV = args[15], HS = args[16];
+  float scale = f32_of(args[17]);
+  int G = NH / NKV, b = item / NKV, hk = item % NKV, nk = (T + 3) / 4;
+  float *Kt = (float *)(long)(args[18] + tid * args[19]), *Vt = Kt + nk * 4 * HS, *Kr = Vt + nk * 4 * HS;
+  float *dK = Kr + nk * 4 * HS, *dV = dK + nk * 4 * HS, *Q = dV + nk * 4 * HS, *dO = Q + 4 * HS, *dQ = dO + 4 * HS, *P = dQ + 4 * HS, *dS = P + 16;
+  pack_tiles(k, Kt, b, hk, T, NKV, HS);
+  pack_tiles(v, Vt, b, hk, T, NKV, HS);
+  pack_rows(k, Kr, b, hk, T, NKV, HS, 1.0f);
+  for (int x = 0; x < nk * 4 * HS; x += 4) {
+    wasm_v128_store(dK + x, wasm_f32x4_splat(0.0f));
+    wasm_v128_store(dV + x, wasm_f32x4_splat(0.0f));
+  }
+  const int *segRow = seg + b * T;
+  struct Quad qd;
+  for (int g = 0; g < G; g++) {
+    int h = hk * G + g;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+      int any = load_quad(&qd, seg, first, run, b, T, t0);
+      float Lr[4] = {0, 0, 0, 0}, Dr[4] = {0, 0, 0, 0};
+      for (int x = 0; x < 4 * HS; x += 4) wasm_v128_store(dQ + x, wasm_f32x4_splat(0.0f));
+      if (any) {
+        for (int i = 0; i < 4; i++) {
+          int t = qd.t[i], valid = qd.st[i] >= 0;
+          long o = ((long)(b * T + t) * NH + h) * HS;
+          float D = 0.0f;
+          for (int d = 0; d < HS; d++) {
+            Q[i * HS + d] = valid ? q[o + d] * scale : 0.0f;
+            dO[i * HS + d] = valid ? dout[o + d] : 0.0f;
+            if (valid) D += dout[o + d] * out[o + d];
+          }
+          Dr[i] = D;
+          Lr[i] = valid ? lse[(b * NH + h) * T + t] : 0.0f;
+        }
+        for (int kt = qd.lo >> 2; kt <= qd.hi >> 2; kt++) {
+          const float *kp = Kt + kt * 4 * HS, *vp = Vt + kt * 4 * HS;
+          int full = tile_unmasked(&qd, kt);
+          for (int i = 0; i < 4; i++) {
+            v128_t s = wasm_f32x4_splat(0.0f), dp = wasm_f32x4_splat(0.0f);
+            for (int d = 0; d < HS; d++) {
+              s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
+              dp = wasm_f32x4_add(dp, wasm_f32x4_mul(wasm_v128_load32_splat(dO + i * HS + d), wasm_v128_load(vp + 4 * d)));
+            }
+            if (!full) s = mask_row(s, &qd, i, segRow, kt, T);
+            v128_t p = vexp(wasm_f32x4_sub(s, wasm_f32x4_splat(Lr[i])));
+            wasm_v128_store(P + 4 * i, p);
+            wasm_v128_store(dS + 4 * i, wasm_f32x4_mul(p, wasm_f32x4_sub(dp, wasm_f32x4_splat(Dr[i]))));
+          }
+          const float *kr = Kr + kt * 4 * HS;
+          for (int i = 0; i < 4; i++) row_update4(dQ + i * HS, dS + 4 * i, kr, HS); // dQ_i += Σ_c dS[i][c] · K_c
+          for (int c = 0; c < 4; c++) { // dK_c += Σ_i dS[i][c] · Q_i;  dV_c += Σ_i P[i][c] · dO_i
+            v128_t s0 = wasm_v128_load32_splat(dS + c), s1 = wasm_v128_load32_splat(dS + 4 + c);
+            v128_t s2 = wasm_v128_load32_splat(dS + 8 + c), s3 = wasm_v128_load32_splat(dS + 12 + c);
+            v128_t p0 = wasm_v128_load32_splat(P + c), p1 = wasm_v128_load32_splat(P + 4 + c);
+            v128_t p2 = wasm_v128_load32_splat(P + 8 + c), p3 = wasm_v128_load32_splat(P + 12 + c);
+            float *dk_c = dK + (4 * kt + c) * HS, *dv_c = dV + (4 * kt + c) * HS;
+            for (int d = 0; d < HS; d += 4) {
+              v128_t a = wasm_v128_load(dk_c + d);
+              a = wasm_f32x4_add(a, wasm_f32x4_mul(s0, wasm_v128_load(Q + d)));
+              a = wasm_f32x4_add(a, wasm_f32x4_mul(s1, wasm_v128_load(Q + HS + d)));
+              a = wasm_f32x4_add(a, wasm_f32x4_mul(s2, wasm_v128_load(Q + 2 * HS + d)));
+              a = wasm_f32x4_add(a, wasm_f32x4_mul(s3, wasm_v128_load(Q + 3 * HS + d)));
+              wasm_v128_store(dk_c + d, a);
+              v128_t e = wasm_v128_load(dv_c + d);
+              e = wasm_f32x4_add(e, wasm_f32x4_mul(p0, wasm_v128_load(dO + d)));
+              e = wasm_f32x4_add(e, wasm_f32x4_mul(p1, wasm_v128_load(dO + HS + d)));
+              e = wasm_f32x4_add(e, wasm_f32x4_mul(p2, wasm_v128_load(dO + 2 * HS + d)));
+              e = wasm_f32x4_add(e, wasm_f32x4_mul(p3, wasm_v128_load(dO + 3 * HS + d)));
+              wasm_v128_store(dv_c + d, e);
+            }
+          }
+        }
+      }
+      for (int i = 0; i < 4; i++) {
+        int t = qd.t[i];
+        if (t >= T) break;
+        float *dst = dq + ((long)(b * T + t) * NH + h) * HS;
+        for (int d = 0; d < HS; d++) dst[d] = dQ[i * HS + d] * scale;
+      }
+    }
+  }
+  for (int s = 0; s < T; s++) {
+    float *dks = dk + ((long)(b * T + s) * NKV + hk) * HS, *dvs = dv + ((long)(b * T + s) * NKV + hk) * HS;
+    for (int d = 0; d < HS; d++) {
+      dks[d] = dK[s * HS + d];
+      dvs[d] = dV[s * HS + d];
+    }
+  }
+}
+
+/**
+ * Queries against a KV cache (decode when TQ = 1, chunked prefill otherwise), one item per (b, kv head
+ * hk): its keys and values are packed once for the G query heads of the group, whose TQ·G rows
+ * (r = i·G + g) are taken four at a time. Query i of sequence b sits at position len[b] − TQ + i and
+ * sees cache positions ≤ its own (rows before position 0 give 0); each row's scores, online softmax
+ * and P·V run over key tiles in order, alone, as in the forward.
+ * args: q (B, TQ, NH, HS), kCache, vCache (B, S, NKV, HS), len (B), out (B, TQ, NH, HS), B, TQ, S, NH,
+ * NKV, HS, scale bits, scratch base, scratch bytes.
+ */
+void attn_cached_item(int item, int tid, const int *args) {
+  const float *q = PTR(const float, 0), *kc = PTR(const float, 1), *vc = PTR(const float, 2);
+  const int *len = PTR(const int, 3);
+  float *out = PTR(float, 4);
+  int TQ = args[6], S = args[7], NH = args[8], NKV = args[9], HS = args[10];
+  float scale = f32_of(args[11]);
+  int b = item / NKV, hk = item % NKV, G = NH / NKV, n = len[b], nk = (n + 3) / 4;
+  float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
+  // Keys and values of this sequence's first n positions: K as 4-key tiles, V as rows; zeros to the tile's end.
+  for (int s = 0; s < n; s++) {
+    float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
+    const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
+    for (int d = 0; d < HS; d++) {
+      kt[4 * d] = ks[d];
+      vr[d] = vs[d];
+    }
+  }
+  for (int s = n; s < nk * 4; s++) {
+    float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
+    for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
+  }
+  for (int r0 = 0; r0 < TQ * G; r0 += 4) {
+    int rows = TQ * G - r0 < 4 ? TQ * G - r0 : 4, pos[4], head[4], qi[4], maxPos = -1, minPos = n;
+    for (int i = 0; i < 4; i++) {
+      qi[i] = (r0 + i) / G;
+      head[i] = hk * G + (r0 + i) % G;
+      pos[i] = i < rows ? n - TQ + qi[i] : -1;
+      maxPos = pos[i] > maxPos ? pos[i] : maxPos;
+      minPos = pos[i] < minPos ? pos[i] : minPos;
+    }
+    float m[4] = {-__builtin_inff(), -__builtin_inff(), -__builtin_inff(), -__builtin_inff()}, l[4] = {0, 0, 0, 0};
+    for (int x = 0; x < 4 * HS; x += 4) wasm_v128_store(O + x, wasm_f32x4_splat(0.0f));
+    for (int i = 0; i < rows; i++) {
+      const float *src = q + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
+      for (int d = 0; d < HS; d++) Q[i * HS + d] = src[d] * scale;
+    }
+    for (int kt = 0; maxPos >= 0 && kt <= maxPos >> 2; kt++) {
+      const float *kp = Kt + kt * 4 * HS, *vp = Vr + kt * 4 * HS;
+      int full = minPos >= 0 && 4 * kt + 3 <= minPos;
+      for (int i = 0; i < rows; i++) {
+        if (pos[i] < 0) continue;
+        v128_t s = wasm_f32x4_splat(0.0f);
+        for (int d = 0; d < HS; d++) s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
+        if (!full) {
+          int s0 = 4 * kt, p = pos[i];
+          v128_t keep = wasm_i32x4_make(-(s0 <= p), -(s0 + 1 <= p), -(s0 + 2 <= p), -(s0 + 3 <= p));
+          s = wasm_v128_bitselect(s, wasm_f32x4_splat(-__builtin_inff()), keep);
+        }
+        float mx = hmax(s);
+        if (mx > m[i]) {
+          float alpha = wasm_f32x4_extract_lane(vexp(wasm_f32x4_splat(m[i] - mx)), 0);
+          l[i] *= alpha;
+          v128_t av = wasm_f32x4_splat(alpha);
+          for (int d = 0; d < HS; d += 4) wasm_v128_store(O + i * HS + d, wasm_f32x4_mul(wasm_v128_load(O + i * HS + d), av));
+          m[i] = mx;
+        }
+        v128_t p = m[i] == -__builtin_inff() ? wasm_f32x4_splat(0.0f) : vexp(wasm_f32x4_sub(s, wasm_f32x4_splat(m[i])));
+        l[i] += hsum(p);
+        wasm_v128_store(P + 4 * i, p);
+        row_update4(O + i * HS, P + 4 * i, vp, HS);
+      }
+    }
+    for (int i = 0; i < rows; i++) {
+      float *dst = out + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
+      float inv = pos[i] >= 0 ? 1.0f / l[i] : 0.0f;
+      for (int d = 0; d < HS; d++) dst[d] = O[i * HS + d] * inv;
+    }
+  }
+}
+
