@@ -59,6 +59,30 @@ export interface PhaseContext<T extends Tensor> {
   checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
+  /** A shared run: DAPO's rounds are played by contributors and verified here (src/dist/learner.ts). */
+  rollouts?: RemoteRollouts;
+}
+
+/** One DAPO generation round as work for others: group g is task g, with its episode seeds and its
+ *  policy seed (one cohort per group, so a contributor can play a group alone). */
+export interface RoundRequest {
+  /** e.g. "dapo/3/0": the round's items are "<label>/<g>". */
+  label: string;
+  tasks: readonly Task[];
+  groupSize: number;
+  episodeSeed(g: number, k: number): number;
+  policySeed(g: number): number;
+  version: number;
+  temperature: number;
+  maxTurns: number;
+  contextTokens: number;
+}
+
+/** Who plays DAPO's rounds in a shared run: the trajectories in group order, each verified. */
+export interface RemoteRollouts {
+  play<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<Trajectory[]>;
+  /** Counts since the last call (accepted, rejected by reason, played by the learner), as dist_* metric values. */
+  metrics(): Record<string, number>;
 }
 
 export interface SftResume {
@@ -248,6 +272,16 @@ interface Group {
 export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number): Promise<{ tasks: Task[]; trajectories: Trajectory[] }> {
   const { cfg } = ctx, G = cfg.dapo.groupSize;
   const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
+  if (ctx.rollouts) {
+    // A shared run: one cohort per group (its own policy seed), played by contributors, verified here.
+    const trajectories = await ctx.rollouts.play(ctx, {
+      label: `dapo/${it}/${round}`, tasks, groupSize: G,
+      episodeSeed: (g, k) => seedFor(cfg.seed, 'dapo', it, round, g, k),
+      policySeed: (g) => seedFor(cfg.seed, 'dapo-policy', it, round, 'group', g),
+      version, temperature: cfg.dapo.temperature, maxTurns: episodes.maxTurns, contextTokens: episodes.contextTokens,
+    });
+    return { tasks, trajectories };
+  }
   const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
   const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version, cfg.dapo.temperature), ctx.sandbox, episodes, rolloutBatch(cfg, G), (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
   return { tasks, trajectories };
@@ -320,6 +354,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     step: it,
     values: {
       ...rolloutMetrics(generated),
+      ...(ctx.rollouts ? ctx.rollouts.metrics() : {}),
       groups_kept: ds.kept.length,
       groups_dropped_frac: ds.generated ? ds.dropped / ds.generated : 0,
       generation_rounds: ds.rounds,

@@ -112,3 +112,20 @@ export async function dapoStep<T extends Tensor>(
     clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens, seconds,
   };
 }
+
+/**
+ * No gradient: the tempered logits (M, V) and log-probs (M) of the scored (mask 1) targets under the
+ * current weights, in position order. The learner of a shared run checks a contributor's sampled ids
+ * and behaviour log-probs with it (src/dist/verify.ts). Under recompute, so only each layer's input
+ * is held at once.
+ */
+export async function scoreActions<T extends Tensor>(model: Transformer<T>, rows: PackedRows, temperature = 1): Promise<{ at: number[]; logits: Float32Array; logp: Float32Array; V: number }> {
+  const be = model.be;
+  const { batch, at } = upload(model, rows);
+  const st = model.forward(batch, { temperature, recompute: true });
+  const logits = (await be.read(st.logits)) as Float32Array;
+  const logp = (await be.read(st.logp)) as Float32Array;
+  for (const t of [...(st.inputs ?? []), st.xFinal, st.rstdF, st.hF, st.logits, st.lse, st.entropy, st.logp]) be.free(t);
+  freeBatch(model, batch);
+  return { at, logits, logp, V: model.c.vocabSize };
+}

@@ -7,7 +7,7 @@ import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';
 import { stopIdsFor } from '../agent/render.ts';
 import { trainBpe } from '../model/bpe.ts';
-import { freezeConfig, type ModelConfig } from '../model/config.ts';
+import { freezeConfig, toHfConfig, type ModelConfig } from '../model/config.ts';
 import { initParams } from '../model/init.ts';
 import type { LoadedModel } from '../model/load.ts';
 import { adapterShapes, initAdapters, loraModules, mergeAdapters, parseLoraTargets, type LoraConfig } from '../model/lora.ts';
@@ -25,7 +25,7 @@ import type { Task } from '../tasks/schema.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { phaseContext } from './session.ts';
-import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress } from './phases.ts';
+import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts } from './phases.ts';
 
 export interface PhaseRow {
   phase: 'base' | 'rft' | 'dapo';
@@ -59,6 +59,9 @@ export interface TrainerEnv<T extends Tensor> {
   /** The pretrained model a run names in model.preset (a folder or Hub id under the CLI, a cached
    *  model in the app), loaded by the caller: the core reads no files and fetches nothing. */
   pretrained?: LoadedModel;
+  /** A shared run (`--share`): DAPO's rounds go to contributors through this learner (src/dist/learner.ts),
+   *  started with the run's manifest before the first phase. */
+  share?: RemoteRollouts & { start(manifest: { config: Record<string, unknown>; model: { config: Record<string, unknown>; tokenizerJson: object; tokenizerConfig: object } }): Promise<void> };
 }
 
 export interface TrainResult {
@@ -176,6 +179,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     progress: (p) => env.events?.progress?.(p),
     shouldStop: stop,
     // Mid-phase checkpoints of cloning and RFT: the weights, the next step, AdamW's state.
+    ...(env.share ? { rollouts: env.share } : {}),
     checkpointSft: (phase, step, opt) => checkpoint({ phase, step, done: state.done, metricsCount, optimizerStep: opt.step, extra: { sft: true } }, opt),
   });
   /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
@@ -200,6 +204,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   // The run's record, written here only (the CLI and the app read it): its config at the start, its
   // results whenever the run returns, finished or stopped.
   await store.writeJson('config.json', flattenConfig(cfg));
+  await env.share?.start({ config: flattenConfig(cfg), model: { config: toHfConfig(loaded.config) as Record<string, unknown>, tokenizerJson: loaded.tokenizerFiles.json, tokenizerConfig: loaded.tokenizerFiles.config } });
   const finish = async (): Promise<TrainResult> => {
     await store.writeJson('results.json', { phases: rows, run_dir: store.location, stopped: result.stopped, ...(result.resumedFrom ? { resumed_from: result.resumedFrom } : {}) });
     return result;

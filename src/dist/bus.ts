@@ -1,0 +1,119 @@
+// The shared run on NATS JetStream: streams, consumers and the object store (protocol.ts names them),
+// for the learner and for contributors, over any NatsConnection (TCP under Node, WebSocket in a
+// browser). The engine does the delivery work: a work item is leased to one contributor at a time (the
+// work consumer's ack_wait; an item not acked in time goes to another), results wait in a file-backed
+// stream behind a durable consumer (a learner restarted reads on where it stopped), weights are objects
+// with SHA-256 digests checked on every read.
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type Consumer, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
+import { learnerConsumer, manifestName, OBJECT_BUCKET, RESULTS_STREAM, resultsSubject, weightsName, WORK_STREAM, workConsumer, workSubject, type RunManifest, type WorkItem } from './protocol.ts';
+
+
+/** A result as the learner receives it: who sent it (the subject's last token: the server enforces it). */
+export interface IncomingResult {
+  user: string;
+  data: Uint8Array;
+  ack(): void;
+}
+
+/** A work item as a contributor receives it: ack when its result is published, working() to extend the lease. */
+export interface LeasedWork {
+  data: Uint8Array;
+  ack(): void;
+  nak(): void;
+  working(): void;
+}
+
+export class RunBus {
+  readonly js: JetStreamClient;
+  private store?: ObjectStore;
+
+  constructor(
+    readonly nc: NatsConnection,
+    readonly run: string,
+  ) {
+    this.js = jetstream(nc);
+  }
+
+  private async objects(): Promise<ObjectStore> {
+    return (this.store ??= await new Objm(this.js).open(OBJECT_BUCKET));
+  }
+
+  // ── learner side ──
+
+  /** Streams, consumers and the object store of the run (idempotent: a restarted learner finds them). */
+  async setUp(opts: { leaseSeconds: number; maxDeliver: number }): Promise<void> {
+    const jsm = await jetstreamManager(this.nc);
+    const ensure = async (name: string, cfg: Parameters<typeof jsm.streams.add>[0]) => {
+      try {
+        await jsm.streams.info(name);
+      } catch {
+        await jsm.streams.add(cfg);
+      }
+    };
+    await ensure(WORK_STREAM, { name: WORK_STREAM, subjects: ['webswe.work.>'], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+    await ensure(RESULTS_STREAM, { name: RESULTS_STREAM, subjects: ['webswe.results.>'], storage: StorageType.File });
+    const consumer = async (stream: string, name: string, filter: string, extra: object) => {
+      try {
+        await jsm.consumers.info(stream, name);
+      } catch {
+        await jsm.consumers.add(stream, { durable_name: name, filter_subject: filter, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...extra });
+      }
+    };
+    await consumer(WORK_STREAM, workConsumer(this.run), workSubject(this.run), { ack_wait: opts.leaseSeconds * 1e9, max_deliver: opts.maxDeliver });
+    await consumer(RESULTS_STREAM, learnerConsumer(this.run), resultsSubject(this.run, '*'), { ack_wait: 600e9 });
+    this.store = await new Objm(this.js).create(OBJECT_BUCKET, { storage: StorageType.File });
+  }
+
+  async putManifest(m: RunManifest): Promise<void> {
+    await (await this.objects()).putBlob({ name: manifestName(this.run) }, utf8Encode(JSON.stringify(m)));
+  }
+
+  async putWeights(version: number, bytes: Uint8Array): Promise<void> {
+    await (await this.objects()).putBlob({ name: weightsName(this.run, version) }, bytes);
+  }
+
+  async publishWork(item: WorkItem): Promise<void> {
+    await this.js.publish(workSubject(this.run), utf8Encode(JSON.stringify(item)));
+  }
+
+  /** The results consumer (durable): next() waits up to `expires` ms; null when nothing came. */
+  async results(): Promise<{ next(expires: number): Promise<IncomingResult | null> }> {
+    const c: Consumer = await this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run));
+    return {
+      async next(expires: number) {
+        const m = await c.next({ expires: Math.max(1000, expires) });
+        if (!m) return null;
+        return { user: m.subject.split('.').pop()!, data: m.data, ack: () => m.ack() };
+      },
+    };
+  }
+
+  // ── contributor side ──
+
+  async getManifest(): Promise<RunManifest> {
+    const bytes = await (await this.objects()).getBlob(manifestName(this.run));
+    if (!bytes) throw new Error(`run ${this.run} has no manifest on this server: is the run id right, and has its learner started?`);
+    return JSON.parse(utf8Decode(bytes)) as RunManifest;
+  }
+
+  async getWeights(version: number): Promise<Uint8Array> {
+    const bytes = await (await this.objects()).getBlob(weightsName(this.run, version));
+    if (!bytes) throw new Error(`run ${this.run} has no weights for policy version ${version}`);
+    return bytes;
+  }
+
+  /** The next work item of the run (leased to this contributor), or null after `expires` ms without one. */
+  async nextWork(expires: number): Promise<LeasedWork | null> {
+    const c = await this.js.consumers.get(WORK_STREAM, workConsumer(this.run));
+    const m: JsMsg | null = await c.next({ expires: Math.max(1000, expires) });
+    if (!m) return null;
+    return { data: m.data, ack: () => m.ack(), nak: () => m.nak(), working: () => m.working() };
+  }
+
+  async publishResult(user: string, bytes: Uint8Array): Promise<void> {
+    await this.js.publish(resultsSubject(this.run, user), bytes);
+  }
+}

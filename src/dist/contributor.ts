@@ -1,0 +1,110 @@
+// A contributor (`webswe contribute`, the app's Contribute view): read the run's manifest once, then take
+// work items one at a time, load the weights of each item's policy version (the last two kept), play the
+// item's episodes in this machine's sandbox (play.ts) while extending the lease, publish the result on
+// this contributor's own subject and ack the item. It trusts the learner's items (they come from the
+// run it chose to join) but checks their form, and its sandbox isolates the task's code as always.
+import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
+import { utf8Encode } from '../model/dtypes.ts';
+import { parseHfConfig, type ModelConfig } from '../model/config.ts';
+import { uploadParams } from '../model/params.ts';
+import { bufferSource, SafetensorsFile } from '../model/safetensors.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import { WeightSet } from '../model/weights.ts';
+import type { Backend } from '../ops/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { resolveConfig, type ConfigValue } from '../rl/config.ts';
+import { episodeOptions } from '../rl/episode-options.ts';
+import type { SandboxFactory } from '../sandbox/types.ts';
+import type { RunBus } from './bus.ts';
+import { playItem } from './play.ts';
+import { parseWorkItem, type RunManifest } from './protocol.ts';
+
+export interface ContributeOptions<T extends Tensor> {
+  bus: RunBus;
+  /** This contributor's user name on the server (its results subject). */
+  user: string;
+  be: Backend<T>;
+  sandbox: SandboxFactory;
+  /** Stop after this many items (0: no limit). */
+  maxItems?: number;
+  /** Stop after this many ms without work (0: never). */
+  idleMs?: number;
+  shouldStop?(): boolean;
+  onEvent?(e: ContributorEvent): void;
+}
+
+export type ContributorEvent =
+  | { kind: 'joined'; run: string; model: string }
+  | { kind: 'item'; item: string; version: number; episodes: number; solved: number; seconds: number }
+  | { kind: 'idle'; seconds: number };
+
+export interface ContributeSummary {
+  items: number;
+  episodes: number;
+  solved: number;
+}
+
+export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Promise<ContributeSummary> {
+  const manifest: RunManifest = await o.bus.getManifest();
+  const cfg = resolveConfig(manifest.config as Record<string, ConfigValue>);
+  const mc: ModelConfig = parseHfConfig(manifest.model.config, `run ${manifest.run}'s manifest`);
+  const tokenizer = Tokenizer.fromJson(manifest.model.tokenizerJson, manifest.model.tokenizerConfig);
+  const stopIds = stopIdsFor(tokenizer, mc.eosTokenIds);
+  const episodes = episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) });
+  o.onEvent?.({ kind: 'joined', run: manifest.run, model: `${mc.numLayers} layers, C ${mc.hiddenSize}` });
+  const models = new Map<number, Transformer<T>>();
+  const modelFor = async (version: number): Promise<Transformer<T>> => {
+    const have = models.get(version);
+    if (have) return have;
+    const file = await SafetensorsFile.open(bufferSource(await o.bus.getWeights(version), `weights v${version}`));
+    const values = await new WeightSet([file]).validate(mc).readModel(mc);
+    const m = new Transformer(o.be, mc, uploadParams(o.be, mc, values));
+    models.set(version, m);
+    for (const [v, old] of models) if (models.size > 2 && v !== version) {
+      for (const p of old.params.values()) o.be.free(p);
+      models.delete(v);
+    }
+    return m;
+  };
+  const sum: ContributeSummary = { items: 0, episodes: 0, solved: 0 };
+  let idleSince = performance.now();
+  while (!o.shouldStop?.() && !(o.maxItems && sum.items >= o.maxItems)) {
+    const w = await o.bus.nextWork(2000);
+    if (!w) {
+      const idle = performance.now() - idleSince;
+      o.onEvent?.({ kind: 'idle', seconds: idle / 1000 });
+      if (o.idleMs && idle >= o.idleMs) break;
+      continue;
+    }
+    const t0 = performance.now();
+    let item;
+    try {
+      item = parseWorkItem(w.data);
+      if (item.run !== manifest.run) throw new Error(`work item of run ${item.run} on run ${manifest.run}'s queue`);
+    } catch (e) {
+      w.ack(); // not for us to play; the learner reissues what it misses
+      throw new Error(`a malformed work item: ${(e as Error).message}`);
+    }
+    // Extend the lease while the episodes run (the server would give the item to another after ack_wait).
+    let keep: unknown;
+    const tick = () => (keep = setTimeout(() => (w.working(), tick()), 5000));
+    tick();
+    try {
+      const model = await modelFor(item.policy_version);
+      const res = await playItem(item, { model, tokenizer, stopIds, sandbox: o.sandbox, episodes });
+      await o.bus.publishResult(o.user, utf8Encode(JSON.stringify(res)));
+      w.ack();
+      const solved = (res.trajectories as { reward: { tests: number } }[]).filter((t) => t.reward.tests === 1).length;
+      sum.items++, (sum.episodes += item.episodes.length), (sum.solved += solved);
+      o.onEvent?.({ kind: 'item', item: item.item, version: item.policy_version, episodes: item.episodes.length, solved, seconds: (performance.now() - t0) / 1000 });
+    } catch (e) {
+      w.nak();
+      throw e;
+    } finally {
+      clearTimeout(keep);
+    }
+    idleSince = performance.now();
+  }
+  return sum;
+}
