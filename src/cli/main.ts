@@ -6,6 +6,7 @@ import { registerGpu } from './gpu.ts';
 import { registerLogprobs } from './logprobs.ts';
 import { registerPlot } from './plot.ts';
 import { registerServe } from './serve.ts';
+import { registerShare } from './share.ts';
 import { registerSolve } from './solve.ts';
 import { registerTasks } from './tasks.ts';
 import { registerTrain } from './train.ts';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerSolve(program);
   registerPlot(program);
   registerExport(program);
+  registerShare(program);
   return program;
 }
 

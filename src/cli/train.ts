@@ -1,9 +1,9 @@
 // `webswe train` (the pipeline: base → RFT → DAPO, evaluated after each phase, resumable) and
 // `webswe eval` (pass@1 ± std and pass@K of a saved model on a task file).
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile as writeJsonText } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openPolicyModel, phaseContext } from '../rl/session.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
@@ -16,6 +16,9 @@ import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
+import { RunBus } from '../dist/bus.ts';
+import { SharedRollouts } from '../dist/learner.ts';
+import { connectServer } from './share.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 
 /**
@@ -116,6 +119,20 @@ export async function evalBase(modelDir: string): Promise<Record<string, ConfigV
   return { 'agent.systemPrompt': 'full' };
 }
 
+const writeJsonFile = (path: string, v: unknown) => writeJsonText(path, JSON.stringify(v, null, 2) + '\n');
+
+/** `--share`: connect as the learner and make the run's DAPO rounds work for contributors. */
+async function openShare(url: string, runText: string, cfg: RunConfig): Promise<{ rollouts: SharedRollouts; close(): Promise<void> }> {
+  const run = runText.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  const { nc } = await connectServer(url, 'learner');
+  const rollouts = new SharedRollouts(new RunBus(nc, run), {
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
+  });
+  process.stderr.write(`webswe: sharing run "${run}": contributors join with  webswe contribute --server nats://USER:PASSWORD@HOST:PORT --run ${run}\n`);
+  return { rollouts, close: () => nc.close() };
+}
+
 export function registerTrain(program: Command): void {
   program
     .command('train')
@@ -127,9 +144,11 @@ export function registerTrain(program: Command): void {
     .option('--set <key=value...>', 'override a config field (repeatable), e.g. --set dapo.iterations=2')
     .option('--backend <name>', BACKEND_CHOICES, 'auto')
     .option('--threads <n>', 'threads of the wasm backend (default: every core); any count gives the same numbers')
+    .option('--share <url>', 'make the run shareable: contributors play its DAPO rounds (nats://learner:PASSWORD@HOST:PORT; docs/sharing.md)')
+    .option('--share-run <id>', 'the run id contributors join (default: the run folder\'s name)')
     .option('--print-config', 'print the resolved config with each field\'s meaning and range, and exit')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; threads?: string; printConfig?: boolean; json?: boolean }) =>
+    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; threads?: string; share?: string; shareRun?: string; printConfig?: boolean; json?: boolean }) =>
       runCommand(async () => {
         let cfg: RunConfig;
         let dir: string;
@@ -168,6 +187,7 @@ export function registerTrain(program: Command): void {
         }
         const { be, name } = await openBackend(o.backend, o.threads);
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
+        const shared = o.share ? await openShare(o.share, o.shareRun ?? basename(resolve(dir)), cfg) : undefined;
         const bar = progressReporter();
         let stopping = false;
         const onSignal = () => {
@@ -177,8 +197,12 @@ export function registerTrain(program: Command): void {
         };
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
-        const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
+        const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), ...(shared ? { share: shared.rollouts } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
         bar.stop();
+        if (shared) {
+          await shared.close();
+          await writeJsonFile(join(dir, 'contributors.json'), Object.fromEntries(shared.rollouts.tally));
+        }
         const table = resultsTable(r.phases);
         const { writeFile } = await import('node:fs/promises');
         await writeFile(join(dir, 'results.md'), `# ${dir}\n\n${table}\n`);

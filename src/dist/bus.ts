@@ -8,7 +8,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { NatsConnection } from '@nats-io/nats-core';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
-import { learnerConsumer, manifestName, OBJECT_BUCKET, RESULTS_STREAM, resultsSubject, weightsName, WORK_STREAM, workConsumer, workSubject, type RunManifest, type WorkItem } from './protocol.ts';
+import { learnerConsumer, manifestName, talliesName, OBJECT_BUCKET, RESULTS_STREAM, resultsSubject, weightsName, WORK_STREAM, workConsumer, workSubject, type RunManifest, type WorkItem } from './protocol.ts';
 
 
 /** A result as the learner receives it: who sent it (the subject's last token: the server enforces it). */
@@ -75,6 +75,10 @@ export class RunBus {
     await (await this.objects()).putBlob({ name: weightsName(this.run, version) }, bytes);
   }
 
+  async putTallies(t: Record<string, unknown>): Promise<void> {
+    await (await this.objects()).putBlob({ name: talliesName(this.run) }, utf8Encode(JSON.stringify(t)));
+  }
+
   async publishWork(item: WorkItem): Promise<void> {
     await this.js.publish(workSubject(this.run), utf8Encode(JSON.stringify(item)));
   }
@@ -84,7 +88,7 @@ export class RunBus {
     const c: Consumer = await this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run));
     return {
       async next(expires: number) {
-        const m = await c.next({ expires: Math.max(1000, expires) });
+        const m = await c.next({ expires: Math.max(1000, Math.round(expires)) });
         if (!m) return null;
         return { user: m.subject.split('.').pop()!, data: m.data, ack: () => m.ack() };
       },
@@ -99,6 +103,12 @@ export class RunBus {
     return JSON.parse(utf8Decode(bytes)) as RunManifest;
   }
 
+  /** The learner's per-contributor counts, or null before its first round. */
+  async getTallies(): Promise<Record<string, { accepted: number; rejected: Record<string, number> }> | null> {
+    const bytes = await (await this.objects()).getBlob(talliesName(this.run));
+    return bytes ? (JSON.parse(utf8Decode(bytes)) as Record<string, { accepted: number; rejected: Record<string, number> }>) : null;
+  }
+
   async getWeights(version: number): Promise<Uint8Array> {
     const bytes = await (await this.objects()).getBlob(weightsName(this.run, version));
     if (!bytes) throw new Error(`run ${this.run} has no weights for policy version ${version}`);
@@ -108,7 +118,7 @@ export class RunBus {
   /** The next work item of the run (leased to this contributor), or null after `expires` ms without one. */
   async nextWork(expires: number): Promise<LeasedWork | null> {
     const c = await this.js.consumers.get(WORK_STREAM, workConsumer(this.run));
-    const m: JsMsg | null = await c.next({ expires: Math.max(1000, expires) });
+    const m: JsMsg | null = await c.next({ expires: Math.max(1000, Math.round(expires)) });
     if (!m) return null;
     return { data: m.data, ack: () => m.ack(), nak: () => m.nak(), working: () => m.working() };
   }

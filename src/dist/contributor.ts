@@ -37,7 +37,11 @@ export interface ContributeOptions<T extends Tensor> {
 export type ContributorEvent =
   | { kind: 'joined'; run: string; model: string }
   | { kind: 'item'; item: string; version: number; episodes: number; solved: number; seconds: number }
-  | { kind: 'idle'; seconds: number };
+  | { kind: 'idle'; seconds: number }
+  /** The run's learner has not published its manifest yet. */
+  | { kind: 'waiting'; seconds: number }
+  /** The learner's verdicts on this contributor's results so far (its tallies, after each of its rounds). */
+  | { kind: 'acceptance'; accepted: number; rejected: number };
 
 export interface ContributeSummary {
   items: number;
@@ -46,7 +50,20 @@ export interface ContributeSummary {
 }
 
 export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Promise<ContributeSummary> {
-  const manifest: RunManifest = await o.bus.getManifest();
+  // The learner may not have started yet: wait for its manifest (within the idle bound).
+  let manifest: RunManifest | undefined;
+  const waitFrom = performance.now();
+  while (!manifest) {
+    try {
+      manifest = await o.bus.getManifest();
+    } catch (e) {
+      if (!/not found|no manifest/i.test((e as Error).message)) throw e;
+      const waited = performance.now() - waitFrom;
+      if (o.shouldStop?.() || (o.idleMs && waited >= o.idleMs)) throw new Error(`run ${o.bus.run} has no manifest on this server (waited ${Math.round(waited / 1000)} s): is the run id right, and has its learner started?`);
+      o.onEvent?.({ kind: 'waiting', seconds: waited / 1000 });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
   const cfg = resolveConfig(manifest.config as Record<string, ConfigValue>);
   const mc: ModelConfig = parseHfConfig(manifest.model.config, `run ${manifest.run}'s manifest`);
   const tokenizer = Tokenizer.fromJson(manifest.model.tokenizerJson, manifest.model.tokenizerConfig);
@@ -87,7 +104,7 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
       throw new Error(`a malformed work item: ${(e as Error).message}`);
     }
     // Extend the lease while the episodes run (the server would give the item to another after ack_wait).
-    let keep: unknown;
+    let keep: ReturnType<typeof setTimeout> | undefined;
     const tick = () => (keep = setTimeout(() => (w.working(), tick()), 5000));
     tick();
     try {
@@ -105,6 +122,8 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
       clearTimeout(keep);
     }
     idleSince = performance.now();
+    const mine = (await o.bus.getTallies().catch(() => null))?.[o.user];
+    if (mine) o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0) });
   }
   return sum;
 }

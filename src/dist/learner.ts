@@ -151,6 +151,7 @@ export class SharedRollouts implements RemoteRollouts {
       this.done.add(`${p.item.run}/${p.item.item}`);
       this.window.playedByLearner++;
     }
+    await this.bus.putTallies(Object.fromEntries(this.tally));
     return out.flat();
   }
 }

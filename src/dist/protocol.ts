@@ -20,6 +20,8 @@ export const workConsumer = (run: string) => `work_${run}`;
 export const learnerConsumer = (run: string) => `learner_${run}`;
 export const manifestName = (run: string) => `${run}/manifest.json`;
 export const weightsName = (run: string, version: number) => `${run}/v${version}/model.safetensors`;
+/** The learner's per-contributor counts (accepted, rejected by reason), rewritten after every round. */
+export const talliesName = (run: string) => `${run}/contributors.json`;
 
 /** Run ids and user names are subject tokens: letters, digits, '-' and '_' only. */
 export const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;

@@ -113,6 +113,14 @@ export const FIELDS = [
   f('run.checkpointEvery', 'int', 5, 'checkpoint every N DAPO iterations (and at each phase end)', { min: 1, max: 1e6 }),
   f('run.checkpointSteps', 'int', 100, "checkpoint every N optimiser steps of base's cloning and of RFT (and when stopped)", { min: 1, max: 1e6 }),
   f('run.phases', 'string', 'base,rft,dapo', 'phases to run, in order (subset of base,rft,dapo)'),
+
+  // A shared run (`webswe train --share`, docs/sharing.md): contributors play DAPO's rounds.
+  f('dist.maxOffPolicy', 'int', 0, "results played with a policy version older than the current one by more than this are dropped as stale (prime-rl's async_level is 2; DAPO here waits for each round, so 0)", { min: 0, max: 16 }),
+  f('dist.logprobTolerance', 'number', 2e-3, "largest |claimed − recomputed| behaviour log-prob the learner accepts per action token", { min: 0, max: 1 }),
+  f('dist.maxResultBytes', 'int', 4 * 1024 * 1024, 'a result message larger than this is refused unread', { min: 1024, max: 64 * 1024 * 1024 }),
+  f('dist.leaseSeconds', 'int', 120, 'seconds a contributor holds a work item before it goes to another (JetStream ack_wait; contributors extend it while they play)', { min: 5, max: 3600 }),
+  f('dist.maxAttempts', 'int', 3, 'issues of one work item (after rejected results) before the learner plays it itself', { min: 1, max: 100 }),
+  f('dist.roundSeconds', 'number', 600, 'seconds a generation round waits for contributors before the learner plays what is missing', { min: 0, max: 86400 }),
 ] as const satisfies readonly FieldSpec[];
 
 export type ConfigValue = number | boolean | string;
