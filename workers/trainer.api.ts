@@ -12,6 +12,7 @@ import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
+import type { ContributeSummary, ContributorEvent } from '../src/dist/contributor.ts';
 import type { FileMap, Sandbox, SandboxOptions } from '../src/sandbox/types.ts';
 
 export type { RunStatus };
@@ -200,5 +201,23 @@ export interface ExportApi {
   deleteTaskSet(name: string): Promise<void>;
 }
 
+/** Contributing to a shared run from this tab (workers/contribute.ts). */
+export interface ContributeRequest {
+  /** The server's WebSocket address, e.g. ws://127.0.0.1:8080. */
+  server: string;
+  run: string;
+  user: string;
+  password: string;
+  backend?: BackendChoice;
+}
+
+export type ContributeListener = (e: ContributorEvent | { kind: 'backend'; name: string }) => void;
+
+export interface ContributeApi {
+  /** Play the run's work items until stopContributing(); resolves with what was done. */
+  contribute(req: ContributeRequest, listener: ContributeListener): Promise<ContributeSummary>;
+  stopContributing(): Promise<void>;
+}
+
 /** Everything the trainer worker exposes (the page wraps this). */
-export type WorkerApi = TrainerApi & ExportApi & ModelApi;
+export type WorkerApi = TrainerApi & ExportApi & ModelApi & ContributeApi;

@@ -7,6 +7,7 @@ import { limitsRecord } from '../src/gpu/device.ts';
 import { WebGpuBackend } from '../src/ops/webgpu.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
 import { destroyDeviceForTest, memoryBudget, openBackend } from './backend.ts';
+import { contributeApi } from './contribute.ts';
 import { estimateOnDevice } from './estimate.ts';
 import { exportApi } from './export.ts';
 import { modelApi } from './models.ts';
@@ -47,6 +48,7 @@ const api: WorkerApi = {
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),
   ...modelApi(context),
+  ...contributeApi((choice) => openBackend(choice, context)),
 };
 
 Comlink.expose(api);

@@ -11,6 +11,7 @@ import { renderNewRun } from './views/new-run.ts';
 import { renderRuns } from './views/runs.ts';
 import { renderStart } from './views/start.ts';
 import { renderCompare } from './views/compare.ts';
+import { renderContribute } from './views/contribute.ts';
 import { renderModel } from './views/model.ts';
 import { renderTask, renderTaskList } from './views/tasks.ts';
 import { renderEpisode, renderSteps } from './views/trajectories.ts';
@@ -41,6 +42,7 @@ function route(hash: string): { view: View; nav: string } {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || parts[0] === 'start') return { view: renderStart, nav: 'start' };
   if (parts[0] === 'new') return { view: renderNewRun, nav: 'new' };
+  if (parts[0]?.startsWith('contribute')) return { view: renderContribute, nav: 'contribute' };
   if (parts[0] === 'model') return { view: renderModel, nav: 'model' };
   if (parts[0] === 'tasks') {
     const [set, id] = [parts[1], parts[2]];
@@ -69,7 +71,8 @@ function start(): void {
     el('a', { href: '#/runs', 'data-nav': 'runs' }, 'Runs'), ' ',
     el('a', { href: '#/new', 'data-nav': 'new' }, 'New run'), ' ',
     el('a', { href: '#/tasks', 'data-nav': 'tasks' }, 'Tasks'), ' ',
-    el('a', { href: '#/model', 'data-nav': 'model' }, 'Model'));
+    el('a', { href: '#/model', 'data-nav': 'model' }, 'Model'), ' ',
+    el('a', { href: '#/contribute', 'data-nav': 'contribute' }, 'Contribute'));
   const view = el('div', { id: 'view' });
   const gpu = el('aside', { id: 'gpu-slot', 'aria-label': 'WebGPU' }, el('p', { id: 'status' }, 'Asking the trainer worker for a WebGPU device…'));
   root.append(nav, view, gpu);

@@ -61,7 +61,7 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
       const waited = performance.now() - waitFrom;
       if (o.shouldStop?.() || (o.idleMs && waited >= o.idleMs)) throw new Error(`run ${o.bus.run} has no manifest on this server (waited ${Math.round(waited / 1000)} s): is the run id right, and has its learner started?`);
       o.onEvent?.({ kind: 'waiting', seconds: waited / 1000 });
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise<void>((r) => setTimeout(() => r(), 1000));
     }
   }
   const cfg = resolveConfig(manifest.config as Record<string, ConfigValue>);
@@ -86,11 +86,20 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
   };
   const sum: ContributeSummary = { items: 0, episodes: 0, solved: 0 };
   let idleSince = performance.now();
+  // The learner's verdicts on this contributor's results (its tallies), told when they change.
+  let told = '';
+  const verdicts = async () => {
+    const mine = (await o.bus.getTallies().catch(() => null))?.[o.user];
+    if (!mine || JSON.stringify(mine) === told) return;
+    told = JSON.stringify(mine);
+    o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0) });
+  };
   while (!o.shouldStop?.() && !(o.maxItems && sum.items >= o.maxItems)) {
     const w = await o.bus.nextWork(2000);
     if (!w) {
       const idle = performance.now() - idleSince;
       o.onEvent?.({ kind: 'idle', seconds: idle / 1000 });
+      await verdicts();
       if (o.idleMs && idle >= o.idleMs) break;
       continue;
     }
@@ -122,8 +131,7 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
       clearTimeout(keep);
     }
     idleSince = performance.now();
-    const mine = (await o.bus.getTallies().catch(() => null))?.[o.user];
-    if (mine) o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0) });
+    await verdicts();
   }
   return sum;
 }

@@ -1,0 +1,78 @@
+// A browser tab contributes to a shared run: a learner (the trainer with `share`, in this Node process)
+// plays a nano DAPO iteration through a real nats-server; chromium opens the app's Contribute view from a
+// join link (the server's WebSocket listener), and its trainer worker plays the work items on the tab's
+// backend in the worker sandbox. Every group the tab sends passes the learner's verification (replay in
+// the learner's node sandbox, the sampler's draws, the log-probs), the view lists the items and the
+// learner's acceptance, and the run's DAPO rows count them. Screenshot: test-results/screenshots/contribute.png.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { RunBus } from '../../src/dist/bus.ts';
+import { SharedRollouts } from '../../src/dist/learner.ts';
+import { FastCpuBackend } from '../../src/ops/fast-cpu/backend.ts';
+import { resolveConfig } from '../../src/rl/config.ts';
+import { train } from '../../src/rl/trainer.ts';
+import { sandboxFactory } from '../../src/sandbox/index.node.ts';
+import { FileRunStore } from '../../src/store/fs.node.ts';
+import { parseTaskFile } from '../../src/tasks/schema.ts';
+import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
+import { startNatsServer, type TestServer } from '../helpers/nats.ts';
+
+if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
+
+const FILE = 'test/fixtures/agent/mutations.jsonl';
+const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
+const cfg = resolveConfig({
+  'model.preset': 'nano', seed: 6, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
+  'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
+  'dapo.optimizerSteps': 1, 'eval.samples': 1,
+});
+
+describe.skipIf(noBrowserReason)('contributing from a browser tab', () => {
+  let browser: Browser;
+  let page: Page;
+  let server: TestServer;
+  const baseUrl = inject('baseUrl');
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startNatsServer(1);
+    ({ browser, page } = await openAppPage(errors));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('plays the work items of a learner in Node, and every group it sends is accepted', async () => {
+    const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const share = new SharedRollouts(new RunBus(nc, 'tab1'), { limits: { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 }, leaseSeconds: 60, maxAttempts: 2, roundSeconds: 240 });
+    const store = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-tab-')));
+    const learner = train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
+
+    const c = server.contributors[0]!;
+    await page.goto(`${baseUrl}#/contribute?server=${encodeURIComponent(server.wsUrl)}&run=tab1&user=${c.user}&pass=${c.password}`);
+    await page.waitForSelector('#contribute-form');
+    expect(await page.inputValue('#contribute-run')).toBe('tab1');
+    expect(await page.getAttribute('nav a[aria-current]', 'data-nav')).toBe('contribute');
+    await page.click('#contribute-start');
+    await page.waitForFunction(() => document.querySelectorAll('#contribute-items li').length >= 2, undefined, { timeout: 240_000 });
+    const r = await learner;
+    expect(r.phases.map((p) => p.phase)).toEqual(['dapo']);
+    expect(share.tally.get(c.user)).toEqual({ accepted: 2, rejected: {} });
+    const dapo = (await store.readMetrics()).find((m) => m.phase === 'dapo')!;
+    expect(dapo.values).toMatchObject({ dist_accepted: 2, dist_rejected: 0, dist_played_by_learner: 0 });
+    // The view: the items, then the learner's verdicts on them.
+    expect(await page.$$eval('#contribute-items li', (ls) => ls.map((l) => l.getAttribute('data-item')))).toEqual(['dapo/0/0/0', 'dapo/0/0/1']);
+    await page.waitForFunction(() => document.querySelector('#contribute-acceptance')?.getAttribute('data-accepted') === '2', undefined, { timeout: 30_000 });
+    expect(await page.textContent('#contribute-acceptance')).toMatch(/accepted 2 of your 2 results \(100 %\)/);
+    await page.screenshot({ path: `${SHOTS}/contribute.png`, fullPage: true });
+    await page.click('#contribute-stop');
+    await page.waitForFunction(() => /Stopped after 2 work items/.test(document.querySelector('#contribute-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await nc.close();
+  }, 300_000);
+});
