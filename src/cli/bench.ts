@@ -146,6 +146,40 @@ export function registerModelBench(bench: Command): void {
   };
   const presetsOf = (names: string) => (names === 'both' ? ['micro', 'tiny'] : names.split(',')).map((n) => presetOf(n.trim()));
   bench
+    .command('dist')
+    .description('a shared run under load on loopback: a learner, a real nats-server and N simulated contributors (a share hostile); accepted results/s, rejections by reason, round time against the learner alone, poisoned groups (checked)')
+    .option('--contributors <n>', 'simulated contributors (each its own connection and user)', '100')
+    .option('--hostile <share>', 'share of them that forge (reward, log-prob, stale, oversized, malformed, other seed, replay, other subject)', '0.3')
+    .option('--rounds <n>', 'shared generation rounds (each --tasks groups of new work)', '4')
+    .option('--tasks <n>', 'groups per round', '16')
+    .option('-G, --group <n>', 'episodes per group', '4')
+    .option('--json', 'print one JSON document on stdout')
+    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; json?: boolean }) =>
+      runCommand(async () => {
+        const { benchDist } = await import('../bench/dist.node.ts');
+        const tasks = readTaskFile('public/tasks/level0/train.jsonl', { max: 64, difficulty: 'token', select: 'shortest' });
+        const n = (s: string, what: string, min: number) => {
+          const v = Number(s);
+          if (!Number.isFinite(v) || v < min) throw new UserError(`--${what} must be a number ≥ ${min}, got "${s}"`);
+          return v;
+        };
+        const hostile = n(o.hostile, 'hostile', 0);
+        if (hostile > 1) throw new UserError(`--hostile is a share in 0..1, got ${hostile}`);
+        const r = await benchDist({
+          tasks, contributors: Math.round(n(o.contributors, 'contributors', 1)), hostile, rounds: Math.round(n(o.rounds, 'rounds', 1)),
+          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1,
+          onRound: (x) => process.stderr.write(`bench: dist round ${x.round + 1}: ${x.accepted} groups in ${x.seconds.toFixed(1)} s\n`),
+        });
+        if (o.json) return printJson(r);
+        console.log(`shared run on loopback · ${r.contributors} contributors (${Object.entries(r.hostile).filter(([, c]) => c).map(([k, c]) => `${c} ${k}`).join(', ')} hostile) · ${r.rounds} rounds, ${r.groups} groups of ${r.episodes / Math.max(1, r.groups)} in ${r.seconds.toFixed(0)} s`);
+        console.log(`accepted ${r.accepted_per_s.toFixed(2)} results/s · rejected: ${Object.entries(r.rejected).map(([k, c]) => `${k} ${c}`).join(', ') || 'none'} · refused by the server: ${r.refused_by_server} · played by the learner: ${r.played_by_learner}`);
+        console.log(`round: ${r.round_s_shared.toFixed(2)} s shared (the learner verifying) vs ${r.round_s_alone.toFixed(2)} s the learner playing it alone (×${r.ratio_alone_over_shared.toFixed(2)})`);
+        console.log(`poisoned groups: ${r.poisoned} (checked: every kept group against the honest play of its item) · accepted from hostile contributors: ${r.hostile_accepted}`);
+        process.exit(0);
+      }),
+    );
+
+  bench
     .command('generate')
     .description('prefill and decode tokens/s for G sequences at a preset, with memory')
     .option('--preset <name>', 'micro, tiny, or both (comma list)', 'micro')

@@ -36,6 +36,8 @@ interface Pending {
   item: WorkItem;
   task: Task;
   g: number;
+  /** When the current attempt was issued (performance.now()). */
+  issued: number;
 }
 
 export class SharedRollouts implements RemoteRollouts {
@@ -104,15 +106,29 @@ export class SharedRollouts implements RemoteRollouts {
         episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })),
         temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
       };
-      pending.set(item.item, { item, task, g });
+      pending.set(item.item, { item, task, g, issued: performance.now() });
       await this.bus.publishWork(item);
     }
     const verifier = { model: ctx.model, tokenizer: ctx.tokenizer, stopIds: ctx.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes, limits: this.opts.limits };
     const deadline = performance.now() + this.opts.roundSeconds * 1000;
+    /** Issue an item again (attempt + 1), or give up on contributors for it. */
+    const reissue = async (p: Pending) => {
+      if (p.item.attempt + 1 < this.opts.maxAttempts) {
+        p.item = { ...p.item, attempt: p.item.attempt + 1 };
+        p.issued = performance.now();
+        await this.bus.publishWork(p.item);
+      } else {
+        pending.delete(p.item.item);
+        local.push(p);
+      }
+    };
     while (pending.size && !ctx.shouldStop()) {
       const left = deadline - performance.now();
       if (left <= 0) break;
-      const r = await this.results.next(Math.min(left, 5000));
+      // An item with no verified result a lease after its issue: its contributor vanished, or acked it and
+      // sent something no one can read. Issue it again (a late honest result still counts: first one wins).
+      for (const p of [...pending.values()]) if (performance.now() - p.issued > this.opts.leaseSeconds * 1000) await reissue(p);
+      const r = await this.results.next(Math.min(left, 2000));
       if (!r) continue;
       try {
         const msg = parseResultMessage(r.data, this.opts.limits);
@@ -130,15 +146,7 @@ export class SharedRollouts implements RemoteRollouts {
         // A verified rejection of an awaited item: issue it again, or give up on contributors for it.
         const id = tryItemId(r.data);
         const p = id === undefined ? undefined : pending.get(id);
-        if (p && e.reason !== 'duplicate') {
-          if (p.item.attempt + 1 < this.opts.maxAttempts) {
-            p.item = { ...p.item, attempt: p.item.attempt + 1 };
-            await this.bus.publishWork(p.item);
-          } else {
-            pending.delete(id!);
-            local.push(p);
-          }
-        }
+        if (p && e.reason !== 'duplicate') await reissue(p);
       } finally {
         r.ack();
       }

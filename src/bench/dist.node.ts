@@ -1,0 +1,211 @@
+// `webswe bench dist`: a shared run under load on loopback. A real nats-server (local-server.node.ts), a
+// learner (nano, random init, node sandboxes) playing DAPO generation rounds through SharedRollouts for a
+// bounded time, and N simulated contributors, each its own NATS connection and user. Honest ones answer
+// an item with its honest result (played once per item and version here, then shared, so that the bench
+// measures the learner and the engine rather than N copies of the same episodes); hostile ones, a share of
+// them, each answer with one kind of forgery: a claimed reward of 1, a forged log-prob, a stale version,
+// an oversized payload, malformed JSON, an episode played with another seed, a replay of an earlier
+// result, or a publish on another contributor's subject (which the server refuses: counted here, since
+// the learner never sees it). Reported: results accepted per second, each rejection reason's count, the
+// learner's round time against the same round played by the learner alone, and the headline, checked
+// per accepted group: poisoned = accepted groups whose trajectories differ from the honest play of their
+// item (0 means no rejected or forged token reached a batch).
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import type { Trajectory } from '../agent/trajectory.ts';
+import { RunBus } from '../dist/bus.ts';
+import { SharedRollouts } from '../dist/learner.ts';
+import { startLocalServer } from '../dist/local-server.node.ts';
+import { playItem } from '../dist/play.ts';
+import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../dist/protocol.ts';
+import { inboxPrefix } from '../dist/server-config.ts';
+import { stopIdsFor } from '../agent/render.ts';
+import { utf8Encode } from '../model/dtypes.ts';
+import { trainBpe } from '../model/bpe.ts';
+import { freezeConfig, toHfConfig } from '../model/config.ts';
+import { initParams } from '../model/init.ts';
+import { uploadParams } from '../model/params.ts';
+import { MODEL_PRESETS } from '../model/presets.ts';
+import { Tokenizer } from '../model/tokenizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
+import { seedFor } from '../rl/collect.ts';
+import { flattenConfig, resolveConfig } from '../rl/config.ts';
+import type { RoundRequest } from '../rl/phases.ts';
+import { phaseContext } from '../rl/session.ts';
+import { tokenizerCorpus } from '../rl/trainer.ts';
+import { sandboxFactory } from '../sandbox/index.node.ts';
+import type { Task } from '../tasks/schema.ts';
+
+export const HOSTILE_KINDS = ['reward', 'logprob', 'stale', 'oversized', 'malformed', 'other_seed', 'replay', 'other_subject'] as const;
+export type HostileKind = (typeof HOSTILE_KINDS)[number];
+
+export interface DistBenchOptions {
+  tasks: readonly Task[];
+  contributors: number;
+  /** Share of the contributors that are hostile (their kinds in turn). */
+  hostile: number;
+  /** Shared generation rounds (each tasksPerRound groups of new work). */
+  rounds: number;
+  tasksPerRound: number;
+  groupSize: number;
+  seed: number;
+  onRound?(r: { round: number; seconds: number; accepted: number }): void;
+}
+
+export interface DistBenchResult {
+  contributors: number;
+  hostile: Record<HostileKind, number>;
+  rounds: number;
+  groups: number;
+  episodes: number;
+  seconds: number;
+  accepted_per_s: number;
+  rejected: Record<string, number>;
+  refused_by_server: number;
+  played_by_learner: number;
+  round_s_shared: number;
+  round_s_alone: number;
+  ratio_alone_over_shared: number;
+  poisoned: number;
+  hostile_accepted: number;
+}
+
+export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
+  const server = await startLocalServer(o.contributors);
+  const conns: NatsConnection[] = [];
+  let stop = false;
+  try {
+    const cfg = resolveConfig({ 'model.preset': 'nano', seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
+    const preset = MODEL_PRESETS.nano;
+    const bpe = trainBpe(tokenizerCorpus(o.tasks), { vocabSize: preset.tokenizerVocab });
+    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
+    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+    const be = new FastCpuBackend();
+    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, o.seed)));
+    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
+    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
+    const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 };
+    const learnerNc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    conns.push(learnerNc);
+    const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120 });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
+
+    // The rounds' work, and each item's honest result (and one played with another seed), played here
+    // first: that is the learner playing every round alone, timed, and then the simulated contributors
+    // only send (their compute would otherwise share these two cores with the learner's).
+    const requests: RoundRequest[] = Array.from({ length: o.rounds }, (_, round) => ({
+      label: `dapo/${round}/0`, tasks: Array.from({ length: o.tasksPerRound }, (_, g) => o.tasks[(round * o.tasksPerRound + g) % o.tasks.length]!), groupSize: o.groupSize,
+      episodeSeed: (g, k) => seedFor(o.seed, 'bench', round, g, k), policySeed: (g) => seedFor(o.seed, 'bench-policy', round, g),
+      version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
+    }));
+    const itemOf = (req: RoundRequest, g: number): WorkItem => ({
+      format: 'webswe-work', version: 1, run: 'bench', item: `${req.label}/${g}`, attempt: 0, policy_version: req.version, task: req.tasks[g]!, policy_seed: req.policySeed(g),
+      episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })), temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
+    });
+    const honest = new Map<string, ResultMessage>(), otherSeed = new Map<string, ResultMessage>();
+    const p0 = performance.now();
+    for (const req of requests) for (const g of req.tasks.keys()) honest.set(`${req.label}/${g}`, await playItem(itemOf(req, g), playEnv));
+    const roundAlone = (performance.now() - p0) / 1000 / o.rounds;
+    for (const req of requests) for (const g of req.tasks.keys()) otherSeed.set(`${req.label}/${g}`, await playItem({ ...itemOf(req, g), policy_seed: req.policySeed(g) + 1 }, playEnv));
+    const honestOf = async (item: WorkItem) => ({ ...honest.get(item.item)!, attempt: item.attempt });
+    const kindOf = (i: number): HostileKind | null => (i < Math.round(o.hostile * o.contributors) ? HOSTILE_KINDS[i % HOSTILE_KINDS.length]! : null);
+    const hostile = Object.fromEntries(HOSTILE_KINDS.map((k) => [k, 0])) as Record<HostileKind, number>;
+    let refused = 0;
+    const sent: ResultMessage[] = [];
+    const contributor = async (i: number) => {
+      const u = server.contributors[i]!;
+      const nc = await connect({ servers: server.url, user: u.user, pass: u.password, inboxPrefix: inboxPrefix(u.user) });
+      conns.push(nc);
+      const bus = new RunBus(nc, 'bench');
+      const kind = kindOf(i);
+      if (kind) hostile[kind]++;
+      while (!stop) {
+        const w = await bus.nextWork(1000).catch(() => null);
+        if (!w) continue;
+        const item = parseWorkItem(w.data);
+        const h = await honestOf(item);
+        let payload: Uint8Array;
+        const json = (m: unknown) => utf8Encode(JSON.stringify(m));
+        const copy = () => JSON.parse(JSON.stringify(h)) as Omit<ResultMessage, 'trajectories'> & { trajectories: Trajectory[] };
+        if (kind === 'reward') {
+          const m = copy();
+          m.trajectories.forEach((t) => (t.reward = { ...t.reward, tests: 1, total: 1 }));
+          payload = json(m);
+        } else if (kind === 'logprob') {
+          const m = copy();
+          const t = m.trajectories[0]!;
+          const at = t.tokens!.mask.indexOf(1);
+          t.tokens!.logprobs[at] = (t.tokens!.logprobs[at] ?? 0) - 0.5;
+          payload = json(m);
+        } else if (kind === 'stale') payload = json({ ...h, policy_version: item.policy_version + 1 });
+        else if (kind === 'oversized') payload = new Uint8Array(limits.maxResultBytes + 1024).fill(32);
+        else if (kind === 'malformed') payload = utf8Encode('{"format":"webswe-result","trajectories":[');
+        else if (kind === 'other_seed') payload = json({ ...otherSeed.get(item.item)!, attempt: item.attempt });
+        else if (kind === 'replay') {
+          // An earlier honest result sent again (the first one any contributor sent: long since verified).
+          if (!sent.length) {
+            w.nak();
+            await new Promise((r) => setTimeout(r, 200));
+            continue;
+          }
+          payload = json(sent[0]);
+        }
+        else payload = json(h);
+        try {
+          await bus.publishResult(kind === 'other_subject' ? server.contributors[(i + 1) % o.contributors]!.user : u.user, payload);
+        } catch {
+          refused++; // the server's permissions: publishing on another's subject
+          w.nak(); // give the item back at once
+          continue;
+        }
+        if (!kind) sent.push(h);
+        w.ack();
+      }
+    };
+    const workers = Array.from({ length: o.contributors }, (_, i) => contributor(i).catch(() => undefined));
+
+    // The shared rounds: each is new work (its label), at the model's version.
+    const t0 = performance.now();
+    const roundTimes: number[] = [];
+    const accepted: { label: string; ts: Trajectory[]; req: RoundRequest }[] = [];
+    let round = 0;
+    for (const req of requests) {
+      const r0 = performance.now();
+      const ts = await share.play(ctx, req);
+      roundTimes.push((performance.now() - r0) / 1000);
+      accepted.push({ label: req.label, ts, req });
+      o.onRound?.({ round, seconds: roundTimes.at(-1)!, accepted: ts.length / o.groupSize });
+      round++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const m = share.metrics();
+    stop = true;
+    await Promise.all(workers);
+
+    // The headline, checked: every group the learner kept equals the honest play of its item.
+    let poisoned = 0;
+    for (const a of accepted) {
+      for (const g of a.req.tasks.keys()) {
+        const h = honest.get(`${a.label}/${g}`)!.trajectories as Trajectory[];
+        const got = a.ts.slice(g * o.groupSize, (g + 1) * o.groupSize);
+        const same = got.length === h.length && got.every((t, k) => JSON.stringify(t.tokens!.ids) === JSON.stringify(h[k]!.tokens!.ids) && t.reward.total === h[k]!.reward.total);
+        if (!same) poisoned++;
+      }
+    }
+    const groups = accepted.reduce((a, x) => a + x.ts.length / o.groupSize, 0);
+    const rejected = Object.fromEntries(REJECT_REASONS.map((r) => [r, m[`dist_rejected_${r}`] ?? 0]).filter(([, n]) => (n as number) > 0));
+    const hostileAccepted = [...share.tally].filter(([user]) => kindOf(Number(user.slice(1)) - 1) !== null).reduce((a, [, t]) => a + t.accepted, 0);
+    const roundShared = roundTimes.reduce((a, b) => a + b, 0) / Math.max(1, roundTimes.length);
+    return {
+      contributors: o.contributors, hostile, rounds: round, groups, episodes: groups * o.groupSize, seconds,
+      accepted_per_s: (m.dist_accepted ?? 0) / seconds, rejected, refused_by_server: refused, played_by_learner: m.dist_played_by_learner ?? 0,
+      round_s_shared: roundShared, round_s_alone: roundAlone, ratio_alone_over_shared: roundAlone / roundShared, poisoned, hostile_accepted: hostileAccepted,
+    };
+  } finally {
+    stop = true;
+    for (const c of conns) await c.close().catch(() => undefined);
+    await server.stop();
+  }
+}
