@@ -29,9 +29,10 @@ import { MODEL_PRESETS } from '../model/presets.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
-import { seedFor } from '../rl/collect.ts';
+import { collect, seedFor } from '../rl/collect.ts';
+import { ModelPolicy } from '../rl/model-policy.ts';
 import { flattenConfig, resolveConfig } from '../rl/config.ts';
-import type { RoundRequest } from '../rl/phases.ts';
+import { rolloutBatch, type RoundRequest } from '../rl/phases.ts';
 import { phaseContext } from '../rl/session.ts';
 import { tokenizerCorpus } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
@@ -93,8 +94,8 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
 
     // The rounds' work, and each item's honest result (and one played with another seed), played here
-    // first: that is the learner playing every round alone, timed, and then the simulated contributors
-    // only send (their compute would otherwise share these two cores with the learner's).
+    // first, so that the simulated contributors only send (their compute would otherwise share these two
+    // cores with the learner's).
     const requests: RoundRequest[] = Array.from({ length: o.rounds }, (_, round) => ({
       label: `dapo/${round}/0`, tasks: Array.from({ length: o.tasksPerRound }, (_, g) => o.tasks[(round * o.tasksPerRound + g) % o.tasks.length]!), groupSize: o.groupSize,
       episodeSeed: (g, k) => seedFor(o.seed, 'bench', round, g, k), policySeed: (g) => seedFor(o.seed, 'bench-policy', round, g),
@@ -105,8 +106,14 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })), temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
     });
     const honest = new Map<string, ResultMessage>(), otherSeed = new Map<string, ResultMessage>();
-    const p0 = performance.now();
     for (const req of requests) for (const g of req.tasks.keys()) honest.set(`${req.label}/${g}`, await playItem(itemOf(req, g), playEnv));
+    // The peer: the same rounds on the single-machine path (dapoRound without share: batches of whole
+    // groups in lockstep, sandbox work overlapping generation as the run config says).
+    const p0 = performance.now();
+    for (const req of requests) {
+      const specs = req.tasks.flatMap((task, g) => Array.from({ length: o.groupSize }, (_, k) => ({ task, seed: req.episodeSeed(g, k) })));
+      await collect(specs, (b) => new ModelPolicy(model, tokenizer, { contextTokens: ctx.episodes.contextTokens + ctx.episodes.actionTokens, stopIds, sampling: { temperature: 1 }, seed: seedFor(o.seed, 'alone', b) }), ctx.sandbox, ctx.episodes, rolloutBatch(cfg, o.groupSize));
+    }
     const roundAlone = (performance.now() - p0) / 1000 / o.rounds;
     for (const req of requests) for (const g of req.tasks.keys()) otherSeed.set(`${req.label}/${g}`, await playItem({ ...itemOf(req, g), policy_seed: req.policySeed(g) + 1 }, playEnv));
     const honestOf = async (item: WorkItem) => ({ ...honest.get(item.item)!, attempt: item.attempt });

@@ -26,6 +26,26 @@ export interface LeasedWork {
   working(): void;
 }
 
+/** How long an operation is retried while the server is away (a restart, a dropped connection: the
+ *  client reconnects on its own; JetStream's file store keeps every stream, consumer and object). */
+export const OUTAGE_MS = 60_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(() => r(), ms));
+
+/** `op`, again every second while it fails, until it succeeds or OUTAGE_MS have passed; permission
+ *  errors are not outages and fail at once. */
+export async function retrying<R>(op: () => Promise<R>, outageMs = OUTAGE_MS): Promise<R> {
+  const t0 = performance.now();
+  for (;;) {
+    try {
+      return await op();
+    } catch (e) {
+      if (/permission/i.test(String((e as Error).message)) || performance.now() - t0 > outageMs) throw e;
+      await sleep(1000);
+    }
+  }
+}
+
 export class RunBus {
   readonly js: JetStreamClient;
   private store?: ObjectStore;
@@ -80,15 +100,23 @@ export class RunBus {
   }
 
   async publishWork(item: WorkItem): Promise<void> {
-    await this.js.publish(workSubject(this.run), utf8Encode(JSON.stringify(item)));
+    await retrying(() => this.js.publish(workSubject(this.run), utf8Encode(JSON.stringify(item))));
   }
 
   /** The results consumer (durable): next() waits up to `expires` ms; null when nothing came. */
   async results(): Promise<{ next(expires: number): Promise<IncomingResult | null> }> {
-    const c: Consumer = await this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run));
+    let c: Consumer = await this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run));
+    const js = this.js, run = this.run;
     return {
       async next(expires: number) {
-        const m = await c.next({ expires: Math.max(1000, Math.round(expires)) });
+        const m = await retrying(async () => {
+          try {
+            return await c.next({ expires: Math.max(1000, Math.round(expires)) });
+          } catch (e) {
+            c = await js.consumers.get(RESULTS_STREAM, learnerConsumer(run)); // after a server restart
+            throw e;
+          }
+        });
         if (!m) return null;
         return { user: m.subject.split('.').pop()!, data: m.data, ack: () => m.ack() };
       },
@@ -117,13 +145,12 @@ export class RunBus {
 
   /** The next work item of the run (leased to this contributor), or null after `expires` ms without one. */
   async nextWork(expires: number): Promise<LeasedWork | null> {
-    const c = await this.js.consumers.get(WORK_STREAM, workConsumer(this.run));
-    const m: JsMsg | null = await c.next({ expires: Math.max(1000, Math.round(expires)) });
+    const m: JsMsg | null = await retrying(async () => (await this.js.consumers.get(WORK_STREAM, workConsumer(this.run))).next({ expires: Math.max(1000, Math.round(expires)) }));
     if (!m) return null;
     return { data: m.data, ack: () => m.ack(), nak: () => m.nak(), working: () => m.working() };
   }
 
   async publishResult(user: string, bytes: Uint8Array): Promise<void> {
-    await this.js.publish(resultsSubject(this.run, user), bytes);
+    await retrying(() => this.js.publish(resultsSubject(this.run, user), bytes));
   }
 }

@@ -12,7 +12,8 @@ import { hfFolderFiles } from '../model/weights.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
-import type { RunBus } from './bus.ts';
+import type { IncomingResult, RunBus } from './bus.ts';
+import { oneAtATime } from '../agent/episode.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
@@ -31,6 +32,9 @@ export interface ContributorTally {
   accepted: number;
   rejected: Partial<Record<RejectReason, number>>;
 }
+
+/** Results verified at once (their sandbox replays overlap; forward passes take turns). */
+const VERIFY_AT_ONCE = 4;
 
 interface Pending {
   item: WorkItem;
@@ -122,19 +126,21 @@ export class SharedRollouts implements RemoteRollouts {
         local.push(p);
       }
     };
-    while (pending.size && !ctx.shouldStop()) {
-      const left = deadline - performance.now();
-      if (left <= 0) break;
-      // An item with no verified result a lease after its issue: its contributor vanished, or acked it and
-      // sent something no one can read. Issue it again (a late honest result still counts: first one wins).
-      for (const p of [...pending.values()]) if (performance.now() - p.issued > this.opts.leaseSeconds * 1000) await reissue(p);
-      const r = await this.results.next(Math.min(left, 2000));
-      if (!r) continue;
+    // Results are verified a few at a time: their replays' sandbox work overlaps, while the forward passes
+    // take turns at the backend (one gate). An item being verified is not reissued; if two results for it
+    // are verified at once, the first to pass wins and the other counts as a duplicate.
+    const verifying = new Set<string>();
+    const gate = oneAtATime();
+    const handle = async (r: IncomingResult): Promise<void> => {
+      let id: string | undefined;
       try {
         const msg = parseResultMessage(r.data, this.opts.limits);
         const p = pending.get(msg.item);
         if (!p) throw new ResultError(this.done.has(`${msg.run}/${msg.item}`) ? 'duplicate' : msg.item.startsWith(`${req.label}/`) ? 'unknown_item' : 'stale', `item ${msg.item} is not awaited`);
-        const v = await verifyResult(p.item, p.task, msg, verifier);
+        id = msg.item;
+        verifying.add(id);
+        const v = await verifyResult(p.item, p.task, msg, { ...verifier, gate });
+        if (!pending.has(msg.item)) throw new ResultError('duplicate', `item ${msg.item} was settled while this result was verified`);
         out[p.g] = v.trajectories;
         pending.delete(msg.item);
         this.done.add(`${msg.run}/${msg.item}`);
@@ -144,13 +150,32 @@ export class SharedRollouts implements RemoteRollouts {
         if (!(e instanceof ResultError)) throw e;
         this.count(r.user, e.reason);
         // A verified rejection of an awaited item: issue it again, or give up on contributors for it.
-        const id = tryItemId(r.data);
-        const p = id === undefined ? undefined : pending.get(id);
+        const p = pending.get(id ?? tryItemId(r.data) ?? '');
         if (p && e.reason !== 'duplicate') await reissue(p);
       } finally {
+        if (id) verifying.delete(id);
         r.ack();
       }
+    };
+    const inflight = new Set<Promise<void>>();
+    let failure: unknown;
+    while ((pending.size > verifying.size || inflight.size) && !ctx.shouldStop() && failure === undefined) {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      if (inflight.size >= VERIFY_AT_ONCE || pending.size === verifying.size) {
+        await Promise.race(inflight);
+        continue;
+      }
+      // An item with no verified result a lease after its issue: its contributor vanished, or acked it and
+      // sent something no one can read. Issue it again (a late honest result still counts: first one wins).
+      for (const p of [...pending.values()]) if (!verifying.has(p.item.item) && performance.now() - p.issued > this.opts.leaseSeconds * 1000) await reissue(p);
+      const r = await this.results.next(Math.min(left, 2000));
+      if (!r) continue;
+      const t: Promise<void> = handle(r).catch((e: unknown) => void (failure ??= e)).finally(() => inflight.delete(t));
+      inflight.add(t);
     }
+    await Promise.all(inflight);
+    if (failure !== undefined) throw failure;
     if (ctx.shouldStop()) return [];
     // What contributors did not deliver (time is up, or every attempt was rejected): the learner plays it.
     for (const p of [...local, ...pending.values()]) {

@@ -16,7 +16,7 @@
 // cherry-picked sample), only play what the seed and the weights draw; check 2 makes it report what the
 // sandbox said and what the tests gave. All four run on every episode (at micro's size the replay's
 // sandbox time is the larger cost; the forward is one training-size pass without the backward).
-import { runEpisodes, type EpisodeOptions } from '../agent/episode.ts';
+import { runEpisodes, type EpisodeOptions, type Gate } from '../agent/episode.ts';
 import type { TokenizerLike } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Transformer } from '../model/transformer.ts';
@@ -41,6 +41,8 @@ export interface VerifierEnv<T extends Tensor> {
   limits: ResultLimits;
   /** Probability mass by which u may miss a sampled id's interval (float differences between backends). */
   samplingSlack?: number;
+  /** Forward passes of concurrent verifications take turns through it (one backend). */
+  gate?: Gate;
 }
 
 /** What verification found, besides the verdict: how close the claims came. */
@@ -151,7 +153,8 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
   // 3 and 4. One forward pass over the replayed episodes at the sampling temperature.
   const eps = rebuilt.map((t) => episodeTokens(t, { maskFormatErrors: false }));
   const rows = packEpisodes(eps, Math.max(8, ...eps.map((e) => e.ids.length)));
-  const scored = await scoreActions(env.model, rows, item.temperature);
+  const score = () => scoreActions(env.model, rows, item.temperature);
+  const scored = await (env.gate ? env.gate(score) : score());
   const D = drawCounters(turns);
   const next = new Array<number>(G).fill(0); // action tokens of each episode seen so far
   const slack = env.samplingSlack ?? 1e-3;
