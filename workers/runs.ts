@@ -17,12 +17,15 @@ import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import { train, type PhaseRow } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
+import { wsconnect } from '@nats-io/nats-core';
+import { RunBus } from '../src/dist/bus.ts';
+import { SharedRollouts } from '../src/dist/learner.ts';
 import { deleteRun, getRunRecord, IdbRunStore, listRunRecords, openWebsweDb, updateRunRecord, type RunRecord, type RunStatus, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import { fencedStore, isQuotaError, lostStop, quotaStop } from './run-halts.ts';
 import { PageSandboxes } from './page-sandboxes.ts';
 import { isCachedModel, loadCachedModel } from './models.ts';
 import { loadTasks } from './tasks.ts';
-import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
+import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type ShareSettings, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
 import type { OpenedBackend } from './backend.ts';
 import { episodeFollower } from './follow.ts';
 
@@ -58,6 +61,26 @@ async function workerSandbox(): Promise<SandboxFactory> {
     err.name = 'SandboxMissingError';
     throw err;
   }
+}
+
+/** A shared run (run.json's share): connect as the learner over the server's WebSocket listener; the
+ *  run id contributors join is the run's name with anything but letters, digits, '-' and '_' as '_'. */
+async function openShare(store: IdbRunStore, cfg: RunConfig, log: (m: string) => void): Promise<{ rollouts: SharedRollouts; close(): Promise<void> } | undefined> {
+  const share = (await store.readJson<{ share?: ShareSettings }>('run.json'))?.share;
+  if (!share) return undefined;
+  const run = store.run.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  let nc;
+  try {
+    nc = await wsconnect({ servers: share.server, user: share.user, pass: share.password, maxReconnectAttempts: -1 });
+  } catch (e) {
+    throw new Error(`cannot share the run: the server at ${share.server} ${/auth/i.test((e as Error).message) ? `refused user "${share.user}"` : 'cannot be reached'} (${(e as Error).message})`);
+  }
+  const rollouts = new SharedRollouts(new RunBus(nc, run), {
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
+  });
+  log(`sharing this run as "${run}" on ${share.server}: contributors open #/contribute?server=${encodeURIComponent(share.server)}&run=${run}&user=…&pass=… (each with its own contributor user)`);
+  return { rollouts, close: () => nc.close() };
 }
 
 /** Config checks that only the browser makes (the CLI may run node sandboxes). */
@@ -159,6 +182,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
     const name = store.run;
     let be: OpenedBackend | null = null;
     let unwatch = () => {};
+    let closeShare = async () => {};
     try {
       const rec = await updateRunRecord(db, name, { status: 'running', error: undefined });
       const resumedFrom = rec.checkpoint ? { phase: rec.checkpoint.phase, step: rec.checkpoint.step } : null;
@@ -166,6 +190,8 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       // No checkpoint yet: start over, dropping the rows an interrupted first attempt wrote.
       if (!rec.checkpoint) await store.truncateMetrics(0);
       emit({ type: 'log', run: name, message: 'loading tasks, backend and sandbox' });
+      const shared = await openShare(store, cfg, (message) => emit({ type: 'log', run: name, message }));
+      closeShare = shared?.close ?? closeShare;
       const [opened, sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
         openBackend(choice), cfg.agent.sandbox === 'webcontainer' ? pageSandboxes.factory('webcontainer') : workerSandbox(),
         loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select),
@@ -184,7 +210,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const fenced = fencedStore(store, () => (run.halted ? `run "${name}" was paused: ${run.halted.error.message}` : null));
       const follow = episodeFollower(name, (e) => !run.halted && emit(e));
       const r = await train(cfg, {
-        be: be.be, sandbox, store: fenced, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}),
+        be: be.be, sandbox, store: fenced, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), ...(shared ? { share: shared.rollouts } : {}),
         events: {
           // A halted run's loop may still be unwinding (a lost device): it no longer speaks for the run.
           progress: (p) => {
@@ -216,6 +242,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       await updateRunRecord(db, name, { status: 'failed', error }).catch(() => {});
       emit({ type: 'status', run: name, status: 'failed', error });
     } finally {
+      await closeShare().catch(() => undefined);
       unwatch();
       store.onCheckpoint = undefined;
       if (active === run) active = null;
@@ -258,7 +285,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       try {
         store = await IdbRunStore.open(db, name, { status: 'running', preset: req.preset });
         await store.writeJson('config.json', flattenConfig(cfg));
-        await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: choice, persisted: req.persisted ?? null, created: Date.now() });
+        await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: choice, persisted: req.persisted ?? null, created: Date.now(), ...(req.share ? { share: req.share } : {}) });
       } catch (e) {
         // A run without its config cannot resume: take back what was written.
         await deleteRun(db, name).catch(() => {});

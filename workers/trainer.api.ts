@@ -71,6 +71,16 @@ export interface StartRunRequest {
   /** The page's navigator.storage.persist() answer when it started the run (workers cannot ask; null: no
    *  answer yet, the browser is asking the user); kept in run.json. */
   persisted?: boolean | null;
+  /** Share the run (docs/sharing.md): contributors play its DAPO rounds through this server, which the
+   *  worker reaches over its WebSocket listener as the learner user. Kept in run.json for resuming. */
+  share?: ShareSettings;
+}
+
+export interface ShareSettings {
+  /** ws://HOST:PORT (the server's WebSocket listener). */
+  server: string;
+  user: string;
+  password: string;
 }
 
 export type RunEvent =

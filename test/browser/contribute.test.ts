@@ -12,6 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RunBus } from '../../src/dist/bus.ts';
 import { SharedRollouts } from '../../src/dist/learner.ts';
+import { contribute } from '../../src/dist/contributor.ts';
+import { inboxPrefix } from '../../src/dist/server-config.ts';
 import { FastCpuBackend } from '../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../src/rl/config.ts';
 import { train } from '../../src/rl/trainer.ts';
@@ -39,7 +41,7 @@ describe.skipIf(noBrowserReason)('contributing from a browser tab', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    server = await startNatsServer(1);
+    server = await startNatsServer(2);
     ({ browser, page } = await openAppPage(errors));
   });
   afterAll(async () => {
@@ -74,5 +76,34 @@ describe.skipIf(noBrowserReason)('contributing from a browser tab', () => {
     await page.waitForFunction(() => /Stopped after 2 work items/.test(document.querySelector('#contribute-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
     expect(errors).toEqual([]);
     await nc.close();
+  }, 300_000);
+
+  it('shares a run started in the app: a Node contributor plays its DAPO rounds, and the tab verifies them', async () => {
+    const overrides = {
+      'model.preset': 'nano', seed: 3, 'run.phases': 'dapo', 'tasks.train': 'public/tasks/level0/train.jsonl', 'tasks.test': 'public/tasks/level0/test.jsonl',
+      'tasks.difficulty': 'token', 'tasks.maxTrain': 3, 'tasks.maxTest': 1, 'agent.contextTokens': 1024, 'agent.actionTokens': 32, 'agent.maxTurns': 2,
+      'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false, 'dapo.optimizerSteps': 1,
+      'eval.samples': 1, 'dist.roundSeconds': 240,
+    };
+    const share = { server: server.wsUrl, user: server.learner.user, password: server.learner.password };
+    await page.goto(`${baseUrl}#/runs`);
+    const started = await page.evaluate(([o, sh]) => (window as any).webswe.trainer.startRun({ name: 'shared-tab', preset: '', overrides: o, share: sh }).then((r: { name: string }) => r.name, (e: Error) => `error: ${e.message}`), [overrides, share] as const);
+    expect(started).toBe('shared-tab');
+    const c = server.contributors[0]!;
+    const nc = await connect({ servers: server.url, user: c.user, pass: c.password, inboxPrefix: inboxPrefix(c.user), waitOnFirstConnect: true });
+    let stop = false;
+    const work = contribute({ bus: new RunBus(nc, 'shared-tab'), user: c.user, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), shouldStop: () => stop });
+    const status = () => page.evaluate(() => (window as any).webswe.trainer.getRun('shared-tab').then((r: { status: string }) => r?.status));
+    for (let t0 = Date.now(); !['done', 'failed'].includes(await status()) && Date.now() - t0 < 240_000; ) await new Promise((r) => setTimeout(r, 1000));
+    stop = true;
+    const done = await work;
+    await nc.close();
+    const run = await page.evaluate(() => (window as any).webswe.trainer.getRun('shared-tab'));
+    expect(run.status, JSON.stringify(run.error)).toBe('done');
+    const rows = await page.evaluate(() => (window as any).webswe.trainer.readMetrics('shared-tab'));
+    const dapo = rows.find((r: { phase: string }) => r.phase === 'dapo');
+    expect(dapo.values).toMatchObject({ dist_accepted: 2, dist_rejected: 0, dist_played_by_learner: 0 });
+    expect(done.items).toBe(2);
+    expect(errors).toEqual([]);
   }, 300_000);
 });

@@ -17,7 +17,7 @@ import { sandboxChoice } from './sandbox-choice.ts';
 const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
 const SECTIONS: Record<string, string> = {
   seed: 'Run', model: 'Model', tasks: 'Tasks', agent: 'Agent and sandbox', reward: 'Reward', bc: 'Behaviour cloning (base)',
-  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run',
+  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run', dist: 'Share the run (contributors play its DAPO rounds)',
 };
 const sectionOf = (path: string) => (path.includes('.') ? path.split('.')[0]! : 'seed');
 
@@ -110,17 +110,28 @@ export function renderNewRun(root: HTMLElement): () => void {
       el('small', { id: 'run-backend-doc' }, 'auto: WebGPU on a hardware adapter, the CPU backend on a software fallback (faster there) or without WebGPU')),
   );
   form.append(runFieldset);
+  // Sharing (docs/sharing.md): the server's WebSocket address and its learner user; empty: not shared.
+  const shareIn = {
+    server: el('input', { id: 'share-server', name: 'share-server', type: 'text', autocomplete: 'off', spellcheck: 'false', placeholder: 'not shared (e.g. ws://127.0.0.1:8080)', 'aria-describedby': 'share-doc' }),
+    user: el('input', { id: 'share-user', name: 'share-user', type: 'text', autocomplete: 'off', value: 'learner' }),
+    password: el('input', { id: 'share-password', name: 'share-password', type: 'password', autocomplete: 'off' }),
+  };
+  const shareFieldset = el('fieldset', {}, el('legend', {}, SECTIONS.dist!),
+    el('div', { class: 'field' }, el('label', { for: 'share-server' }, 'Server'), shareIn.server,
+      el('small', { id: 'share-doc' }, 'a shared-run server (`webswe share server` prints its WebSocket address and the learner\'s password); contributors then join from the Contribute view or `webswe contribute`')),
+    el('div', { class: 'field' }, el('label', { for: 'share-user' }, 'Learner user'), shareIn.user),
+    el('div', { class: 'field' }, el('label', { for: 'share-password' }, 'Learner password'), shareIn.password));
 
   const inputs = new Map<string, { spec: FieldSpec; e: HTMLInputElement | HTMLSelectElement; doc: HTMLElement }>();
-  const fieldsets = new Map<string, HTMLFieldSetElement>([['Run', runFieldset]]);
+  const fieldsets = new Map<string, HTMLFieldSetElement>([['Run', runFieldset], [SECTIONS.dist!, shareFieldset]]);
   for (const spec of FIELDS) {
     const sec = sectionOf(spec.path);
     let fs = fieldsets.get(SECTIONS[sec]!);
     if (!fs) {
       fs = el('fieldset', {}, el('legend', {}, SECTIONS[sec]!));
       fieldsets.set(SECTIONS[sec]!, fs);
-      form.append(fs);
     }
+    if (!fs.parentNode) form.append(fs);
     const docId = `${fieldId(spec.path)}-doc`;
     const e = input(spec, docId);
     const doc = el('small', { id: docId });
@@ -247,7 +258,9 @@ export function renderNewRun(root: HTMLElement): () => void {
     try {
       // Asked as the run starts (only a page may ask); the worker keeps the answer in run.json.
       const persisted = await askPersistence();
-      const run = await trainer.startRun({ name: nameIn.value, preset: presetIn.value, overrides, backend: backendIn.value as BackendChoice, persisted });
+      const server = shareIn.server.value.trim();
+      const share = server ? { server, user: shareIn.user.value.trim(), password: shareIn.password.value } : undefined;
+      const run = await trainer.startRun({ name: nameIn.value, preset: presetIn.value, overrides, backend: backendIn.value as BackendChoice, persisted, ...(share ? { share } : {}) });
       location.hash = runHref(run.name);
     } catch (e) {
       showError(errorText(e).replace(/^ConfigError: /, ''));
