@@ -23,6 +23,8 @@ export interface ToolContext {
   open?: { path?: string };
   /** How run_tests reports (default full). */
   report?: TestReport;
+  /** A failed sub lists the file's once-occurring operators and numbers (agent.subHints). */
+  subHints?: boolean;
   /** What each file change replaced (its path and former text, null for a created file), latest
    *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
   history?: { path: string; text: string | null }[];
@@ -154,6 +156,27 @@ async function edit(ctx: ToolContext, c: Extract<Command, { name: 'edit' }>): Pr
   return ok(`edited ${path} (${what}); the new text with its neighbours:\n${shown}`, path);
 }
 
+/** JS operators (longest first) and numbers: what a one-token fix changes. */
+const OPERATOR_OR_NUMBER = /===|!==|<=|>=|==|!=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|%=|[<>+\-*/%!]|\b\d+(?:\.\d+)?\b/g;
+
+/** The operators and numbers that occur exactly once in `text` (as sub needs them), in file order. */
+export function onceTokens(text: string, max = 16): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(OPERATOR_OR_NUMBER)) {
+    const t = m[0];
+    if (!out.includes(t) && text.indexOf(t) === text.lastIndexOf(t)) out.push(t);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** The refusal's hint under agent.subHints: the candidates a one-token sub can name. */
+const hint = (ctx: ToolContext, text: string): string => {
+  if (!ctx.subHints) return '';
+  const once = onceTokens(text);
+  return once.length ? `\noperators and numbers that occur once: ${once.join(' ')}` : '';
+};
+
 async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'sub')));
   let text: string;
@@ -171,7 +194,7 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
     if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end`);
     const shown = `${c.line}| ${clip(line)}`;
     const i = line.indexOf(c.old);
-    if (i < 0) return refused(`${path} unchanged: ${old} is not on line ${c.line}:\n${shown}`);
+    if (i < 0) return refused(`${path} unchanged: ${old} is not on line ${c.line}:\n${shown}${hint(ctx, text)}`);
     if (line.indexOf(c.old, i + 1) >= 0) return refused(`${path} unchanged: ${old} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}`);
     at = i;
   } else {
@@ -181,10 +204,10 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
       for (let i = l.indexOf(c.old); i >= 0; i = l.indexOf(c.old, i + 1)) hits.push(k);
       return hits;
     });
-    if (where.length === 0) return refused(`${path} unchanged: ${old} is not in the file`);
+    if (where.length === 0) return refused(`${path} unchanged: ${old} is not in the file${hint(ctx, text)}`);
     if (where.length > 1) {
       const on = [...new Set(where.map((k) => k + 1))];
-      return refused(`${path} unchanged: ${old} occurs ${where.length} times, on line${on.length === 1 ? '' : 's'} ${on.join(', ')}; name the line, e.g. sub ${on[0]} ${c.old.includes(' ') ? old : c.old} ${JSON.stringify(c.new)}`);
+      return refused(`${path} unchanged: ${old} occurs ${where.length} times, on line${on.length === 1 ? '' : 's'} ${on.join(', ')}; name the line, e.g. sub ${on[0]} ${c.old.includes(' ') ? old : c.old} ${JSON.stringify(c.new)}${hint(ctx, text)}`);
     }
     at = lines[where[0]!]!.indexOf(c.old);
     c = { ...c, line: where[0]! + 1 };

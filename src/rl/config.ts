@@ -48,6 +48,7 @@ export const FIELDS = [
   f('agent.actionTokens', 'int', 256, 'token budget of one assistant turn', { min: 8, max: 32768 }),
   f('agent.systemPrompt', 'string', 'full', 'system prompt: full (documents the action format; pretrained models) or brief (one line; from-scratch models learn the format from expert episodes, and save its ~775 tokens per episode)', { choices: ['full', 'brief'] }),
   f('agent.editCommand', 'string', 'replace', 'the edit command the prompt documents and the scripted expert uses: replace (SEARCH/REPLACE blocks: old lines copied, then new), edit (edit PATH START END and the new lines: no copy of the old lines) or sub (sub LINE OLD NEW: text on one line becomes other text, edit for larger changes; the fewest tokens, for the smallest models)', { choices: ['replace', 'edit', 'sub'] }),
+  f('agent.subHints', 'bool', false, "when sub's text is not in the file (or not once), the refusal lists the operators and numbers that occur once in it: what a one-token sub can name, to copy from the last observation instead of the file viewed turns before", {}),
   f('agent.testReport', 'string', 'full', 'how run_tests reports: full (every test, failure messages up to 12 lines) or brief (the counts and the first 3 failures, two lines each: fewer tokens for small models)', { choices: ['full', 'brief'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),

@@ -16,6 +16,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     systemPrompt: c.agent.systemPrompt,
     editCommand: c.agent.editCommand,
     testReport: c.agent.testReport,
+    subHints: c.agent.subHints,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,

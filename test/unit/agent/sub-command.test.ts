@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
-import { runTool, type ToolContext } from '../../../src/agent/tools.ts';
+import { onceTokens, runTool, type ToolContext } from '../../../src/agent/tools.ts';
 import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 
 const parsed = (body: string) => {
@@ -76,6 +76,14 @@ describe('sub and undo: the tool', () => {
     expect((await runTool(c, { name: 'sub', old: '++) {', new: '++ {' })).observation).toMatch(/^src\/f.js unchanged: after this change it would not parse/);
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     expect(c.history).toEqual([]);
+  });
+  it('with agent.subHints, a refusal lists the operators and numbers that occur once (what a one-token sub can name)', async () => {
+    expect(onceTokens(CODE)).toEqual(['<=', '++', '+=']); // "1" occurs twice, "+" inside "++" and "+="
+    expect(onceTokens('a === b && c !== 10 || d >= 2.5')).toEqual(['===', '&&', '!==', '10', '||', '>=', '2.5']);
+    const c = { ...ctx(), subHints: true };
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\noperators and numbers that occur once: <= ++ +=');
+    expect((await runTool(c, { name: 'sub', old: '1', new: '0' })).observation).toMatch(/^src\/f.js unchanged: "1" occurs 2 times, .*\noperators and numbers that occur once: <= \+\+ \+=$/);
+    expect((await runTool(ctx(), { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file'); // off by default
   });
   it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
     const c = ctx();
