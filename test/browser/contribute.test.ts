@@ -104,6 +104,10 @@ describe.skipIf(noBrowserReason)('contributing from a browser tab', () => {
     const dapo = rows.find((r: { phase: string }) => r.phase === 'dapo');
     expect(dapo.values).toMatchObject({ dist_accepted: 2, dist_rejected: 0, dist_played_by_learner: 0 });
     expect(done.items).toBe(2);
+    // The learner tab's live view says what contributors delivered.
+    await page.goto(`${baseUrl}#/run/shared-tab`);
+    await page.waitForSelector('#run-shared:not([hidden])', { timeout: 30_000 });
+    expect(await page.textContent('#run-shared')).toBe('Shared run: 2 groups from contributors accepted after verification, 0 results rejected, 0 groups played here.');
     expect(errors).toEqual([]);
   }, 300_000);
 });

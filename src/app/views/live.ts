@@ -80,6 +80,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   const resumed = el('p', { id: 'run-resumed', hidden: true });
   const count = el('p', { id: 'metric-count', 'data-count': 0 }, '0 metrics rows');
   const results = el('table', { id: 'run-results', 'aria-label': 'evaluation after each phase' });
+  const shared = el('p', { id: 'run-shared', hidden: true });
   const charts = new RunCharts();
   const playing = nowPlaying();
   const storage = storageUsage();
@@ -90,7 +91,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     error,
     el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint, storage.element),
     playing.element,
-    el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, charts.element),
+    el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, shared, charts.element),
     el('section', { 'aria-labelledby': 'results-heading' }, el('h3', { id: 'results-heading' }, 'Evaluation'), results),
   );
 
@@ -156,6 +157,16 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       results.append(el('tr', {}, el('td', {}, r.phase.slice(5)), el('td', {}, `${num(100 * r.values['pass@1']!)} % ± ${num(100 * r.values['pass@1_std']!)} %`), el('td', {}, `${num(100 * r.values['pass@k']!)} %`)));
     }
     if (!evals.length) results.append(el('tr', {}, el('td', { colspan: 3 }, 'no phase has finished yet')));
+    // A shared run (docs/sharing.md): what contributors delivered, and what this learner refused and why.
+    const dist = rows.filter((r) => r.values.dist_accepted !== undefined);
+    shared.hidden = !dist.length;
+    if (dist.length) {
+      const total = (k: string) => dist.reduce((a, r) => a + (r.values[k] ?? 0), 0);
+      const reasons = [...new Set(dist.flatMap((r) => Object.keys(r.values).filter((k) => k.startsWith('dist_rejected_'))))].map((k) => `${k.slice(14).replace(/_/g, ' ')} ${total(k)}`);
+      shared.dataset.accepted = String(total('dist_accepted'));
+      shared.dataset.rejected = String(total('dist_rejected'));
+      shared.textContent = `Shared run: ${total('dist_accepted')} groups from contributors accepted after verification, ${total('dist_rejected')} results rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${total('dist_played_by_learner')} groups played here.`;
+    }
   };
 
   const reloadRows = async () => {

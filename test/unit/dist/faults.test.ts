@@ -4,7 +4,8 @@
 // stopped after its first DAPO iteration and started again from its checkpoint (its durable results
 // consumer reads on; what the old learner had asked for arrives stale). The run completes with the metrics
 // of the same run whose learner played everything itself (the work that survived implies them), and no
-// episode is counted twice.
+// episode is counted twice. A slow contributor answers after its item was issued again and settled: a
+// duplicate, counted.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startNatsServer(3);
+  server = await startNatsServer(4);
 }, 30_000);
 afterAll(async () => server?.stop());
 
@@ -101,6 +102,22 @@ describe('faults in a shared run', () => {
       },
     });
     await dies;
+    // A slow contributor: its sandboxes take 6 s to start, so it answers its item after the learner has
+    // issued it again (a lease of 4 s) and another contributor has settled it: a duplicate, counted.
+    const slowSandbox = async (...a: Parameters<ReturnType<typeof sandboxFactory>>) => {
+      await new Promise((r) => setTimeout(r, 6000));
+      return sandboxFactory('node')(...a);
+    };
+    const slow = (async () => {
+      const u = server.contributors[3]!;
+      const nc = await connect({ servers: server.url, user: u.user, pass: u.password, inboxPrefix: inboxPrefix(u.user), maxReconnectAttempts: -1, reconnectTimeWait: 250, waitOnFirstConnect: true });
+      try {
+        return await contribute({ bus: new RunBus(nc, 'faults'), user: u.user, be: new FastCpuBackend(), sandbox: slowSandbox, maxItems: 1 });
+      } finally {
+        await nc.close();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 1500)); // the slow one takes the next item
     let done = false;
     const honest = [0, 1].map((i) => contributor(i, () => done));
     const a = await first;
@@ -110,6 +127,7 @@ describe('faults in a shared run', () => {
     const b = await learner('faults', store, { roundSeconds: 120 });
     done = true;
     const sums = await Promise.all(honest);
+    expect((await slow).items).toBe(1);
     expect(b.r.resumedFrom).toEqual({ phase: 'dapo', step: 1 });
     expect(await rows(store)).toEqual(await rows(alone));
     expect(b.r.phases.map((p) => p['pass@1'])).toEqual(ref.r.phases.map((p) => p['pass@1']));
@@ -118,8 +136,10 @@ describe('faults in a shared run', () => {
     const accepted = tallies.reduce((n, t) => n + t.accepted, 0);
     const metrics = (await store.readMetrics()).filter((m) => m.phase === 'dapo');
     const learnerPlayed = metrics.reduce((n, m) => n + (m.values.dist_played_by_learner ?? 0), 0);
-    // Every group came from a contributor (the dead one's item went to another after its lease).
+    // Every group came from a contributor (the dead one's item went to another after its lease), and the
+    // slow one's late answer (or the one it beat) was counted as a duplicate.
     expect(learnerPlayed).toBe(0);
+    expect(tallies.reduce((n, t) => n + (t.rejected.duplicate ?? 0), 0)).toBeGreaterThanOrEqual(1);
     expect(accepted + learnerPlayed).toBe(3 * 2);
     expect(metrics.map((m) => m.values.episodes)).toEqual((await alone.readMetrics()).filter((m) => m.phase === 'dapo').map((m) => m.values.episodes));
     expect(sums.reduce((n, s) => n + s.items, 0)).toBeGreaterThanOrEqual(accepted);
