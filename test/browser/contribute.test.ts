@@ -21,7 +21,7 @@ import { sandboxFactory } from '../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../src/store/fs.node.ts';
 import { parseTaskFile } from '../../src/tasks/schema.ts';
 import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
-import { startNatsServer, type TestServer } from '../helpers/nats.ts';
+import { noNatsReason, startNatsServer, type TestServer } from '../helpers/nats.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
@@ -33,7 +33,7 @@ const cfg = resolveConfig({
   'dapo.optimizerSteps': 1, 'eval.samples': 1,
 });
 
-describe.skipIf(noBrowserReason)('contributing from a browser tab', () => {
+describe.skipIf(noBrowserReason || noNatsReason)('contributing from a browser tab', () => {
   let browser: Browser;
   let page: Page;
   let server: TestServer;

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noNatsReason } from '../../helpers/nats.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
@@ -31,7 +32,7 @@ const run = (args: string[]) =>
 let server: ChildProcess | undefined;
 afterAll(() => void server?.kill('SIGTERM'));
 
-describe('webswe share config, train --share and contribute', () => {
+describe.skipIf(noNatsReason)('webswe share config, train --share and contribute', () => {
   it('a learner and a contributor process play a DAPO iteration through the configured server', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'webswe-share-cli-'));
     const port = await freePort(), ws = await freePort();

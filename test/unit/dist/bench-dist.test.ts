@@ -2,6 +2,7 @@
 // real nats-server; every kept group equals the honest play of its item (0 poisoned), nothing a hostile
 // contributor sent was accepted, and the report carries the figures the README quotes.
 import { readFileSync } from 'node:fs';
+import { noNatsReason } from '../../helpers/nats.ts';
 import { describe, expect, it } from 'vitest';
 import { benchDist, HOSTILE_KINDS } from '../../../src/bench/dist.node.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
@@ -9,7 +10,7 @@ import { parseTaskFile } from '../../../src/tasks/schema.ts';
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 
-describe('bench dist', () => {
+describe.skipIf(noNatsReason)('bench dist', () => {
   it('keeps only honest groups under a hostile crowd', async () => {
     const r = await benchDist({ tasks: tasks.slice(0, 4), contributors: 16, hostile: 0.5, rounds: 1, tasksPerRound: 4, groupSize: 2, seed: 2 });
     expect(Object.values(r.hostile)).toEqual(HOSTILE_KINDS.map(() => 1));

@@ -22,7 +22,7 @@ import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
 import type { MetricRecord } from '../../../src/store/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { startNatsServer, type TestServer } from '../../helpers/nats.ts';
+import { noNatsReason, startNatsServer, type TestServer } from '../../helpers/nats.ts';
 
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
@@ -35,7 +35,7 @@ const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startNatsServer(4);
+  if (!noNatsReason) server = await startNatsServer(4);
 }, 30_000);
 afterAll(async () => server?.stop());
 
@@ -72,7 +72,7 @@ const contributor = async (i: number, stop: () => boolean) => {
   }
 };
 
-describe('faults in a shared run', () => {
+describe.skipIf(noNatsReason)('faults in a shared run', () => {
   it('a contributor dies mid-item, the server restarts, the learner restarts: the run equals the learner alone', async () => {
     const alone = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-faults-')));
     const ref = await learner('faults_ref', alone, { roundSeconds: 0 });

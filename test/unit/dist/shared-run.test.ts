@@ -23,7 +23,7 @@ import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
 import type { MetricRecord } from '../../../src/store/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
-import { startNatsServer, type TestServer } from '../../helpers/nats.ts';
+import { noNatsReason, startNatsServer, type TestServer } from '../../helpers/nats.ts';
 import { Objm } from '@nats-io/obj';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 
@@ -38,7 +38,7 @@ const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startNatsServer(3);
+  if (!noNatsReason) server = await startNatsServer(3);
 }, 30_000);
 afterAll(async () => server?.stop());
 
@@ -63,7 +63,7 @@ async function runLearner(run: string, roundSeconds: number) {
 
 const withoutDist = (v: Record<string, number>) => Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('dist_')));
 
-describe('the server permissions', () => {
+describe.skipIf(noNatsReason)('the server permissions', () => {
   it('let a contributor read the run and write only its own results', async () => {
     const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     const bus = new RunBus(nc, 'perm');
@@ -97,7 +97,7 @@ describe('the server permissions', () => {
   }, 60_000);
 });
 
-describe('a shared DAPO iteration', () => {
+describe.skipIf(noNatsReason)('a shared DAPO iteration', () => {
   it('two honest contributors and a hostile one: the run equals the learner playing alone', async () => {
     // The reference: every item times out at once and the learner plays it (the same seeds, one cohort per group).
     const alone = await runLearner('alone', 0);
