@@ -5,6 +5,7 @@
 // wins, later ones are duplicates. A rejected item is issued again (attempt + 1) up to maxAttempts, then
 // the learner plays it itself; so does it with whatever is still missing when a round's time is up, so a
 // run never waits forever on contributors that vanished or lie. Counts per reason and per contributor.
+import { oneAtATime } from '../agent/episode.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { utf8Decode } from '../model/dtypes.ts';
 import { downloadParams } from '../model/params.ts';
@@ -13,7 +14,6 @@ import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { IncomingResult, RunBus } from './bus.ts';
-import { oneAtATime } from '../agent/episode.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
@@ -61,6 +61,8 @@ export class SharedRollouts implements RemoteRollouts {
   async start(manifest: Omit<RunManifest, 'format' | 'version' | 'run' | 'limits'>): Promise<void> {
     await this.bus.setUp({ leaseSeconds: this.opts.leaseSeconds, maxDeliver: -1 });
     await this.bus.putManifest({ format: 'webswe-run-manifest', version: 1, run: this.bus.run, limits: this.opts.limits, ...manifest });
+    // A restarted learner continues its contributors' counts from the last round's tallies.
+    for (const [user, t] of Object.entries((await this.bus.getTallies().catch(() => null)) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
     this.results = await this.bus.results();
   }
 
