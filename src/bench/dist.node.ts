@@ -14,7 +14,7 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { RunBus } from '../dist/bus.ts';
-import { SharedRollouts } from '../dist/learner.ts';
+import { SharedRollouts, workItemOf } from '../dist/learner.ts';
 import { startLocalServer } from '../dist/local-server.node.ts';
 import { playItem } from '../dist/play.ts';
 import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../dist/protocol.ts';
@@ -101,10 +101,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       episodeSeed: (g, k) => seedFor(o.seed, 'bench', round, g, k), policySeed: (g) => seedFor(o.seed, 'bench-policy', round, g),
       version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
     }));
-    const itemOf = (req: RoundRequest, g: number): WorkItem => ({
-      format: 'webswe-work', version: 1, run: 'bench', item: `${req.label}/${g}`, attempt: 0, policy_version: req.version, task: req.tasks[g]!, policy_seed: req.policySeed(g),
-      episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })), temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
-    });
+    const itemOf = (req: RoundRequest, g: number): WorkItem => workItemOf('bench', req, g);
     const honest = new Map<string, ResultMessage>(), otherSeed = new Map<string, ResultMessage>();
     for (const req of requests) for (const g of req.tasks.keys()) honest.set(`${req.label}/${g}`, await playItem(itemOf(req, g), playEnv));
     // The peer: the same rounds on the single-machine path (dapoRound without share: batches of whole

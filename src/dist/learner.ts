@@ -13,7 +13,7 @@ import { hfFolderFiles } from '../model/weights.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
-import type { IncomingResult, RunBus } from './bus.ts';
+import { retrying, type IncomingResult, type RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
@@ -62,7 +62,7 @@ export class SharedRollouts implements RemoteRollouts {
     await this.bus.setUp({ leaseSeconds: this.opts.leaseSeconds, maxDeliver: -1 });
     await this.bus.putManifest({ format: 'webswe-run-manifest', version: 1, run: this.bus.run, limits: this.opts.limits, ...manifest });
     // A restarted learner continues its contributors' counts from the last round's tallies.
-    for (const [user, t] of Object.entries((await this.bus.getTallies().catch(() => null)) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
+    for (const [user, t] of Object.entries((await retrying(() => this.bus.getTallies())) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
     this.results = await this.bus.results();
   }
 
@@ -106,12 +106,7 @@ export class SharedRollouts implements RemoteRollouts {
     const out: Trajectory[][] = new Array(req.tasks.length);
     const local: Pending[] = [];
     for (const [g, task] of req.tasks.entries()) {
-      const item: WorkItem = {
-        format: 'webswe-work', version: 1, run: this.bus.run, item: `${req.label}/${g}`, attempt: 0, policy_version: req.version,
-        task: taskForWork(task), policy_seed: req.policySeed(g),
-        episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })),
-        temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
-      };
+      const item = workItemOf(this.bus.run, req, g);
       pending.set(item.item, { item, task, g, issued: performance.now() });
       await this.bus.publishWork(item);
     }
@@ -189,6 +184,16 @@ export class SharedRollouts implements RemoteRollouts {
     await this.bus.putTallies(Object.fromEntries(this.tally));
     return out.flat();
   }
+}
+
+/** Group g of a round as a work item (attempt 0; the task without its gold patch). */
+export function workItemOf(run: string, req: RoundRequest, g: number): WorkItem {
+  return {
+    format: 'webswe-work', version: 1, run, item: `${req.label}/${g}`, attempt: 0, policy_version: req.version,
+    task: taskForWork(req.tasks[g]!), policy_seed: req.policySeed(g),
+    episodes: Array.from({ length: req.groupSize }, (_, k) => ({ seed: req.episodeSeed(g, k) })),
+    temperature: req.temperature, max_turns: req.maxTurns, context_tokens: req.contextTokens,
+  };
 }
 
 /** The item id of a result that failed verification, when it parses that far. */

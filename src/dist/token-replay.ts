@@ -7,6 +7,7 @@
 import type { EpisodeView, Policy, TurnOutput } from '../agent/policy.ts';
 import type { TokenizerLike } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
+import { decodeSampled } from '../rl/model-policy.ts';
 
 /** One claimed turn: the sampled ids (mask-1 tokens of its assistant segment) and their log-probs. */
 export interface ClaimedTurn {
@@ -55,22 +56,7 @@ export class TokenReplayPolicy implements Policy {
       if (turn.ids.slice(0, -1).some((id) => this.opts.stopIds.includes(id))) throw new Error(`turn ${s.turns.length} goes on after a stop token`);
       if (!stop && turn.ids.length < budget) throw new Error(`turn ${s.turns.length} ends without a stop token before its budget (${turn.ids.length} of ${budget} tokens)`);
       const body = stop ? turn.ids.slice(0, -1) : turn.ids;
-      return { text: this.decode(body), tokenIds: [...turn.ids], logprobs: [...turn.logprobs], finish: stop ? 'stop' : 'length' };
+      return { text: decodeSampled(this.tokenizer, body), tokenIds: [...turn.ids], logprobs: [...turn.logprobs], finish: stop ? 'stop' : 'length' };
     });
-  }
-
-  /** As the model policy decodes (ids the tokenizer lacks read as U+FFFD). */
-  private decode(ids: readonly number[]): string {
-    try {
-      return this.tokenizer.decode(ids);
-    } catch {
-      return ids.map((id) => {
-        try {
-          return this.tokenizer.decode([id]);
-        } catch {
-          return '\ufffd';
-        }
-      }).join('');
-    }
   }
 }

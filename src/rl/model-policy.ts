@@ -32,6 +32,22 @@ interface Cohort<T extends Tensor> {
   rows: Map<string, number>;
 }
 
+/** Text of sampled ids; an id the tokenizer lacks (a model vocabulary padded beyond it, as Qwen's is)
+ *  reads as U+FFFD rather than failing the whole batch. The token replay of a shared run decodes the same way. */
+export function decodeSampled(tokenizer: TokenizerLike, ids: readonly number[]): string {
+  try {
+    return tokenizer.decode(ids);
+  } catch {
+    return ids.map((id) => {
+      try {
+        return tokenizer.decode([id]);
+      } catch {
+        return '\ufffd';
+      }
+    }).join('');
+  }
+}
+
 export class ModelPolicy<T extends Tensor> implements Policy {
   readonly name: string;
   readonly version: number;
@@ -89,20 +105,8 @@ export class ModelPolicy<T extends Tensor> implements Policy {
     return out;
   }
 
-  /** Text of sampled ids; an id the tokenizer lacks (a model vocabulary padded beyond it, as
-   *  Qwen's is) reads as U+FFFD rather than failing the whole batch. */
   private decode(ids: readonly number[]): string {
-    try {
-      return this.tokenizer.decode(ids);
-    } catch {
-      return ids.map((id) => {
-        try {
-          return this.tokenizer.decode([id]);
-        } catch {
-          return '\ufffd';
-        }
-      }).join('');
-    }
+    return decodeSampled(this.tokenizer, ids);
   }
 
   release(id: string): void {

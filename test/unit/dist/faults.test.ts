@@ -135,8 +135,9 @@ describe.skipIf(noNatsReason)('faults in a shared run', () => {
     // The restarted learner continued the first one's counts (its tallies in the object store).
     expect([...a.share.tally.keys()].every((u) => b.share.tally.has(u))).toBe(true);
     const tallies = [...b.share.tally.values()];
-    const accepted = tallies.reduce((n, t) => n + t.accepted, 0);
     const metrics = (await store.readMetrics()).filter((m) => m.phase === 'dapo');
+    const accepted = metrics.reduce((n, m) => n + (m.values.dist_accepted ?? 0), 0);
+    expect(tallies.reduce((n, t) => n + t.accepted, 0)).toBe(accepted);
     const learnerPlayed = metrics.reduce((n, m) => n + (m.values.dist_played_by_learner ?? 0), 0);
     // Every group came from a contributor (the dead one's item went to another after its lease), and the
     // slow one's late answer (or the one it beat) was dropped and counted: a duplicate while its round was
