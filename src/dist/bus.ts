@@ -88,15 +88,15 @@ export class RunBus {
   }
 
   async putManifest(m: RunManifest): Promise<void> {
-    await (await this.objects()).putBlob({ name: manifestName(this.run) }, utf8Encode(JSON.stringify(m)));
+    await retrying(async () => (await this.objects()).putBlob({ name: manifestName(this.run) }, utf8Encode(JSON.stringify(m))));
   }
 
   async putWeights(version: number, bytes: Uint8Array): Promise<void> {
-    await (await this.objects()).putBlob({ name: weightsName(this.run, version) }, bytes);
+    await retrying(async () => (await this.objects()).putBlob({ name: weightsName(this.run, version) }, bytes));
   }
 
   async putTallies(t: Record<string, unknown>): Promise<void> {
-    await (await this.objects()).putBlob({ name: talliesName(this.run) }, utf8Encode(JSON.stringify(t)));
+    await retrying(async () => (await this.objects()).putBlob({ name: talliesName(this.run) }, utf8Encode(JSON.stringify(t))));
   }
 
   async publishWork(item: WorkItem): Promise<void> {
