@@ -19,7 +19,7 @@
 import { oneAtATime, runEpisodes, type EpisodeOptions, type EpisodeSpec } from '../agent/episode.ts';
 import type { Policy } from '../agent/policy.ts';
 import type { Timeline } from '../agent/timeline.ts';
-import type { Trajectory } from '../agent/trajectory.ts';
+import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { EpisodeTokens } from './pack.ts';
 
@@ -62,14 +62,19 @@ export async function collect(
 
 export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
 
+/** A turn whose command the environment refused and which changed nothing: an edit whose text is not
+ *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
+export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
+
 /** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained
- *  on. Turns marked no_train (the expert's deliberate wrong edits) never are. */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; advantage?: number }): EpisodeTokens {
+ *  on; `maskRefused`: nor turns the environment refused (a kept episode's blind guesses, when only its
+ *  successful edit should be imitated). Turns marked no_train (the expert's deliberate wrong edits) never are. */
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; advantage?: number }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
-    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
+    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
   }
   return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}) };
 }

@@ -79,6 +79,7 @@ export const FIELDS = [
   f('rft.temperature', 'number', 1, 'sampling temperature τ of the RFT rollouts', { min: 0.05, max: 10 }),
   f('rft.lr', 'number', 1e-3, 'RFT learning rate (paper: 5e-6 for 72B; small models want more)', { min: 0, max: 1 }),
   f('rft.warmupSteps', 'int', 10, 'warm-up steps before the cosine decay to 0', { min: 0, max: 1e6 }),
+  f('rft.maskRefused', 'bool', false, "turns of a kept episode whose command the environment refused (a sub whose text is not in the file, a view of a missing file) are masked out of the loss, as format errors are: the successful edit is imitated, the blind guesses before it are not", {}),
   f('rft.epochs', 'int', 1, 'epochs over the kept episodes', { min: 0, max: 100 }),
   f('rft.batchEpisodes', 'int', 16, 'episodes per optimiser step', { min: 1, max: 4096 }),
 

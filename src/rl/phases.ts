@@ -245,7 +245,7 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   }
   const kept = ts.filter(solved);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
-  const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true }));
+  const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true, maskRefused: cfg.rft.maskRefused }));
   await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft' });
 }
 

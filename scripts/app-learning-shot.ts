@@ -1,0 +1,57 @@
+// The README's app screenshot, made by the app itself: build and serve the app (Vite preview, the
+// headers `webswe serve` uses), open it in Debian's chromium with WebGPU on SwiftShader (a machine
+// without a hardware GPU adapter, so `auto` picks the CPU backend), press "Start the run that learns"
+// (the micro preset, nothing changed), and watch the live view. Every 30 s it prints the held-out
+// pass@1 rows the page shows and the rollouts' pass rate; it takes the screenshot when the page shows
+// the evaluation after `--phase` (default rft) or after `--minutes` (default 20), whichever comes
+// first, then stops the run.
+//
+//   npx tsx scripts/app-learning-shot.ts [--out docs/app-learning.png] [--phase base|rft|dapo] [--minutes 20]
+//
+// One heavy job: run it on a quiet machine (its wall times are the figures the README quotes).
+import { build, preview } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openAppPage } from '../test/helpers/browser.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'docs/app-learning.png' }, phase: { type: 'string', default: 'rft' }, minutes: { type: 'string', default: '20' } } });
+if (!['base', 'rft', 'dapo'].includes(args.phase!)) throw new Error(`--phase must be base, rft or dapo, got "${args.phase}"`);
+const limitMs = Number(args.minutes) * 60_000;
+if (!(limitMs > 0)) throw new Error(`--minutes must be a positive number, got "${args.minutes}"`);
+
+await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn' });
+const server = await preview({ root: ROOT, configFile: `${ROOT}vite.config.ts`, preview: { port: 0, host: '127.0.0.1', open: false } });
+const addr = server.httpServer.address();
+if (!addr || typeof addr === 'string') throw new Error('preview server has no port');
+const errors: string[] = [];
+const { browser, page } = await openAppPage(errors);
+try {
+  // localhost (not 127.0.0.1): a secure context, so the page has navigator.gpu.
+  await page.goto(`http://localhost:${addr.port}/`);
+  await page.waitForSelector('#start-learning');
+  await page.click('#start-learning');
+  await page.waitForURL(/#\/run\//, { timeout: 60_000 });
+  const t0 = Date.now();
+  const minutes = () => ((Date.now() - t0) / 60_000).toFixed(1);
+  // What the page shows: the evaluation table's rows and the last rollout pass rate of the metrics.
+  const read = () => page.evaluate(() => ({
+    evals: [...document.querySelectorAll('#run-results tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')).filter((r) => r.length === 3),
+    progress: document.querySelector('#progress-text')?.textContent ?? '',
+    status: document.querySelector('#run-status')?.getAttribute('data-status') ?? '',
+  }));
+  for (;;) {
+    const s = await read();
+    console.log(`[${minutes()} min] ${s.status} · ${s.progress} · ${s.evals.map((r) => `${r[0]}: pass@1 ${r[1]}, pass@K ${r[2]}`).join(' · ') || 'no evaluation yet'}`);
+    if (s.evals.some((r) => r[0] === args.phase) || s.status === 'done' || s.status === 'error' || Date.now() - t0 > limitMs) break;
+    await page.waitForTimeout(30_000);
+  }
+  await page.evaluate(() => document.querySelector('#curves-heading')?.scrollIntoView());
+  await page.screenshot({ path: args.out!, fullPage: true });
+  console.log(`[${minutes()} min] screenshot: ${args.out}`);
+  if (await page.isEnabled('#stop-run').catch(() => false)) await page.click('#stop-run');
+  if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
+} finally {
+  await browser.close();
+  await server.close();
+}

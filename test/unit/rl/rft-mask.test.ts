@@ -1,0 +1,53 @@
+// RFT's masks (rft.maskRefused): in a kept episode, a turn the environment refused (a sub whose text is
+// not in the file) is masked out of the loss under rft.maskRefused, as format errors always are; the
+// successful edit after it, the view and the run_tests that failed stay trained. A level-0 val task
+// played in a real node sandbox: the expert's own turns with one blind guess put after its view.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runEpisode } from '../../../src/agent/episode.ts';
+import { ExpertPolicy } from '../../../src/agent/expert.ts';
+import { PLAIN_CHATML } from '../../../src/agent/render.ts';
+import { ReplayPolicy } from '../../../src/agent/replay.ts';
+import { trainBpe } from '../../../src/model/bpe.ts';
+import { Tokenizer } from '../../../src/model/tokenizer.ts';
+import { episodeTokens, refused, solved } from '../../../src/rl/collect.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
+import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
+
+const FILE = 'public/tasks/level0/val.jsonl';
+const task = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks[0]!;
+const opts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 12 }), { sandbox: 'node' });
+
+describe('rft.maskRefused', () => {
+  it('is off by default and a bool field', () => {
+    expect(resolveConfig({}).rft.maskRefused).toBe(false);
+    expect(resolveConfig({ 'rft.maskRefused': true }).rft.maskRefused).toBe(true);
+    expect(() => resolveConfig({ 'rft.maskRefused': 'yes' as unknown as boolean })).toThrow(/rft\.maskRefused/);
+  });
+
+  it('masks the refused sub of a solved episode and nothing else', { timeout: 60_000 }, async () => {
+    const expert = await runEpisode(task, new ExpertPolicy({ noise: 0, editCommand: 'sub', style: 'bare' }), createNodeSandbox, opts, 1);
+    const texts = expert.turns.map((x) => x.text);
+    expect(texts.length).toBeGreaterThanOrEqual(3);
+    const guess = '```command\nsub @@@ +\n```'; // "@@@" is in no level-0 file
+    const trained = trainBpe([task.problem_statement, ...Object.values(task.files), ...texts, guess], { vocabSize: 400 });
+    const tokenizer = Tokenizer.fromJson(trained.tokenizerJson, trained.tokenizerConfig);
+    const t = await runEpisode(task, new ReplayPolicy([texts[0]!, guess, ...texts.slice(1)]), createNodeSandbox, { ...opts, tokenizer, chatFormat: PLAIN_CHATML }, 1);
+    expect(solved(t)).toBe(true);
+    expect(t.turns.map((x) => refused(x))).toEqual(t.turns.map((_, i) => i === 1));
+    expect(t.turns[1]!.observation).toMatch(/is not in the file/);
+    const seg = (turn: number) => t.tokens!.segments.find((s) => s.kind === 'assistant' && s.turn === turn)!;
+    const trainedIn = (mask: number[], turn: number) => mask.slice(seg(turn).start, seg(turn).end).some((m) => m === 1);
+    const masked = episodeTokens(t, { maskFormatErrors: true, maskRefused: true }).mask;
+    const plain = episodeTokens(t, { maskFormatErrors: true }).mask;
+    expect(trainedIn(plain, 1)).toBe(true);
+    expect(trainedIn(masked, 1)).toBe(false);
+    for (let i = 0; i < t.turns.length; i++) if (i !== 1) expect(trainedIn(masked, i), `turn ${i}`).toBe(true);
+    // Only the refused turn's tokens differ between the two masks.
+    const diff = masked.flatMap((m, i) => (m !== plain[i] ? [i] : []));
+    expect(diff.length).toBeGreaterThan(0);
+    expect(diff.every((i) => i >= seg(1).start && i < seg(1).end)).toBe(true);
+  });
+});
