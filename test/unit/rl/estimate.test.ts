@@ -9,8 +9,8 @@ import { resolveConfig } from '../../../src/rl/config.ts';
 import { CALIBRATION_RATES, estimateRun, partOf, phaseTotals, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
-// The calibration run's config: the micro preset as it was then (no DAgger, RFT on 256 tasks).
-const CALIBRATION_RUN = { 'bc.daggerRounds': 0, 'rft.tasks': 256 };
+// The calibration run's config: the micro preset as it was then (no DAgger, RFT on 256 tasks × 4, 48 held-out tasks).
+const CALIBRATION_RUN = { 'bc.daggerRounds': 0, 'rft.tasks': 256, 'rft.samplesPerTask': 4, 'tasks.maxTest': 48 };
 const micro = resolveConfig(RUN_PRESETS.micro!.overrides, CALIBRATION_RUN);
 const RATES = CALIBRATION_RATES;
 
