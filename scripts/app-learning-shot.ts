@@ -4,7 +4,8 @@
 // (the micro preset, nothing changed), and watch the live view. Every 30 s it prints the held-out
 // pass@1 rows the page shows and the rollouts' pass rate; it takes the screenshot when the page shows
 // the evaluation after `--phase` (default rft) or after `--minutes` (default 20), whichever comes
-// first, then stops the run.
+// first, then stops the run. The picture: the run's page from its header to its evaluation table
+// (progress, the curves against minutes since the run started, pass@1 after each phase).
 //
 //   npx tsx scripts/app-learning-shot.ts [--out docs/app-learning.png] [--phase base|rft|dapo] [--minutes 20]
 //
@@ -46,8 +47,14 @@ try {
     if (s.evals.some((r) => r[0] === args.phase) || s.status === 'done' || s.status === 'error' || Date.now() - t0 > limitMs) break;
     await page.waitForTimeout(30_000);
   }
-  await page.evaluate(() => document.querySelector('#curves-heading')?.scrollIntoView());
-  await page.screenshot({ path: args.out!, fullPage: true });
+  // The run's page from its header to its evaluation table, without the episode panel (a turn-by-turn
+  // transcript; the start test's screenshot shows it) or the adapter table below.
+  await page.addStyleTag({ content: '#now-playing { display: none !important; }' });
+  const bottom = await page.evaluate(() => {
+    const r = document.querySelector('section[aria-labelledby="results-heading"]')!.getBoundingClientRect();
+    return Math.ceil(r.bottom + window.scrollY + 16);
+  });
+  await page.screenshot({ path: args.out!, fullPage: true, clip: { x: 0, y: 0, width: 1100, height: bottom } });
   console.log(`[${minutes()} min] screenshot: ${args.out}`);
   if (await page.isEnabled('#stop-run').catch(() => false)) await page.click('#stop-run');
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);

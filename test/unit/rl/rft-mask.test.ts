@@ -39,7 +39,7 @@ describe('rft.maskRefused', () => {
     expect(t.turns.map((x) => refused(x))).toEqual(t.turns.map((_, i) => i === 1));
     expect(t.turns[1]!.observation).toMatch(/is not in the file/);
     const seg = (turn: number) => t.tokens!.segments.find((s) => s.kind === 'assistant' && s.turn === turn)!;
-    const trainedIn = (mask: number[], turn: number) => mask.slice(seg(turn).start, seg(turn).end).some((m) => m === 1);
+    const trainedIn = (mask: readonly number[], turn: number) => mask.slice(seg(turn).start, seg(turn).end).some((m) => m === 1);
     const masked = episodeTokens(t, { maskFormatErrors: true, maskRefused: true }).mask;
     const plain = episodeTokens(t, { maskFormatErrors: true }).mask;
     expect(trainedIn(plain, 1)).toBe(true);
