@@ -31,7 +31,7 @@ const BAND: Record<string, string> = { base: '#eef3fb', rft: '#f3f9ee', dapo: '#
 const W = 900, PH = 150, ML = 64, MR = 170, MT = 34, GAP = 34;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const fmt = (v: number, percent?: boolean) => (percent ? `${Math.round(v * 100)}%` : Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(2).replace(/\.?0+$/, '') || '0');
+const fmt = (v: number, percent?: boolean) => (percent ? `${Math.round(v * 100)}%` : Math.abs(v) >= 10 ? String(+v.toFixed(1)) : v.toFixed(2).replace(/\.?0+$/, '') || '0');
 
 /** Round-number ticks covering [lo, hi]. */
 function ticks(lo: number, hi: number, n = 5): number[] {

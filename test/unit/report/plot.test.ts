@@ -41,4 +41,11 @@ describe('run plot', () => {
     for (const s of ['>base<', '>rft<', '>dapo<', 'base 3%', 'rft 8%', 'dapo 14%', 'held-out pass@1 ± std', 'rollouts, training tasks', 'minutes since the run started']) expect(svg).toContain(s);
     expect(svg.match(/<polyline/g)!.length).toBe(4);
   });
+  it('labels the time axis at its ticks as they are (12.5 min is not "13")', () => {
+    const long = rows.map((r) => (r.timing ? { ...r, timing: at(r.timing.elapsed_s! + 60) } : r)); // ends at 19 min: ticks every 2.5
+    const labels = [...plotRun(long, 'x').matchAll(/fill="#555">([^<]*)</g)].map((m) => m[1]);
+    const axis = labels.filter((l) => /^[0-9.]+$/.test(l!));
+    expect(axis.slice(0, 8)).toEqual(['0', '2.5', '5', '7.5', '10', '12.5', '15', '17.5']);
+    expect(axis).not.toContain('13');
+  });
 });
