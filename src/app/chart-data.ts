@@ -62,19 +62,23 @@ export function seriesValues(rows: readonly MetricRecord[], s: SeriesSpec): (num
   });
 }
 
-/** The phases as bands over x: [from, to] from a family's first row to the next family's first row. */
+/** The phases as bands over x that tile the run: a phase ends at its evaluation (eval-<phase>), where the
+ *  next one begins (its first row comes only when its rollouts are done); a phase with no evaluation yet
+ *  runs to the next family's first row, or to the last row. The CLI's plot draws the same (report/plot.ts). */
 export function phaseBands(rows: readonly MetricRecord[], xs: readonly number[]): { phase: string; from: number; to: number }[] {
-  const out: { phase: string; from: number; to: number }[] = [];
+  const out: { phase: string; from: number; to: number; closed: boolean }[] = [];
   rows.forEach((r, i) => {
     const f = family(r.phase);
     const last = out.at(-1);
-    if (last && last.phase === f) last.to = xs[i]!;
-    else {
-      if (last) last.to = xs[i]!;
-      out.push({ phase: f, from: xs[i]!, to: xs[i]! });
+    if (last && last.phase === f) {
+      if (!last.closed) last.to = xs[i]!;
+    } else {
+      if (last && !last.closed) last.to = xs[i]!;
+      out.push({ phase: f, from: last ? last.to : xs[i]!, to: xs[i]!, closed: false });
     }
+    if (r.phase.startsWith('eval-')) out.at(-1)!.closed = true;
   });
-  return out;
+  return out.map(({ phase, from, to }) => ({ phase, from, to }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // What the run charts draw (src/app/chart-data.ts), on the rows a real run logs (cloning with the
 // expert's row, its evaluation, RFT's rollout row and updates, DAPO iterations, their evaluations):
 // no drawn segment joins two phases, the expert's row feeds only the expert's series, x is wall time
-// in minutes, and the phases are bands that tile the run.
+// in minutes, and the phases are bands that tile the run, each ending at its evaluation.
 import { describe, expect, it } from 'vitest';
 import { boundaryGaps, CHARTS, drawnSegments, family, phaseBands, seriesValues, xAxis } from '../../../src/app/chart-data.ts';
 import type { MetricRecord } from '../../../src/store/types.ts';
@@ -58,10 +58,16 @@ describe('run chart data', () => {
     expect(label).toBe('minutes since the run started');
     expect(xs[0]).toBe(1);
     expect(xs.at(-1)).toBe(12);
+    // A phase ends at its evaluation, where the next begins (RFT's first row comes after its rollouts).
     expect(phaseBands(ROWS, xs)).toEqual([
-      { phase: 'base', from: 1, to: 400 / 60 },
-      { phase: 'rft', from: 400 / 60, to: 9 },
-      { phase: 'dapo', from: 9, to: 12 },
+      { phase: 'base', from: 1, to: 130 / 60 },
+      { phase: 'rft', from: 130 / 60, to: 8 },
+      { phase: 'dapo', from: 8, to: 12 },
+    ]);
+    // A run in progress: the phase without an evaluation yet runs to the last row.
+    expect(phaseBands(ROWS.slice(0, 10), xs)).toEqual([
+      { phase: 'base', from: 1, to: 130 / 60 },
+      { phase: 'rft', from: 130 / 60, to: 420 / 60 },
     ]);
     // Rows without wall time (older runs): the row number, named as such.
     const old = ROWS.map(({ timing: _t, ...r }) => r as MetricRecord);
