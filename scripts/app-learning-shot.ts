@@ -1,8 +1,8 @@
 // The README's app screenshot, made by the app itself: build and serve the app (Vite preview, the
 // headers `webswe serve` uses), open it in Debian's chromium with WebGPU on SwiftShader (a machine
 // without a hardware GPU adapter, so `auto` picks the CPU backend), press "Start the run that learns"
-// (the micro preset, nothing changed), and watch the live view. Every 30 s it prints the held-out
-// pass@1 rows the page shows and the rollouts' pass rate; it takes the screenshot when the page shows
+// (the micro preset, nothing changed), and watch the live view. Every 30 s it prints the run's progress
+// and the held-out pass@1 rows the page shows; it takes the screenshot when the page shows
 // the evaluation after `--phase` (default rft) or after `--minutes` (default 20), whichever comes
 // first, then stops the run. The picture: the run's page from its header to its evaluation table
 // (progress, the curves against minutes since the run started, pass@1 after each phase).
@@ -35,7 +35,7 @@ try {
   await page.waitForURL(/#\/run\//, { timeout: 60_000 });
   const t0 = Date.now();
   const minutes = () => ((Date.now() - t0) / 60_000).toFixed(1);
-  // What the page shows: the evaluation table's rows and the last rollout pass rate of the metrics.
+  // What the page shows: the evaluation table's rows, the progress line and the run's status.
   const read = () => page.evaluate(() => ({
     evals: [...document.querySelectorAll('#run-results tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')).filter((r) => r.length === 3),
     progress: document.querySelector('#progress-text')?.textContent ?? '',
