@@ -61,10 +61,23 @@ export class RunBus {
     return (this.store ??= await new Objm(this.js).open(OBJECT_BUCKET));
   }
 
+  /** An object-store write or read of this run, through a server outage (null: no such object). */
+  private put(name: string, bytes: Uint8Array): Promise<unknown> {
+    return retrying(async () => (await this.objects()).putBlob({ name }, bytes));
+  }
+  private get(name: string): Promise<Uint8Array | null> {
+    return retrying(async () => (await this.objects()).getBlob(name));
+  }
+
   // ── learner side ──
 
-  /** Streams, consumers and the object store of the run (idempotent: a restarted learner finds them). */
-  async setUp(opts: { leaseSeconds: number; maxDeliver: number }): Promise<void> {
+  /** Streams, consumers and the object store of the run (idempotent: a restarted learner finds them, and
+   *  one restarted while the server restarts retries the whole set-up). */
+  setUp(opts: { leaseSeconds: number; maxDeliver: number }): Promise<void> {
+    return retrying(() => this.createRun(opts));
+  }
+
+  private async createRun(opts: { leaseSeconds: number; maxDeliver: number }): Promise<void> {
     const jsm = await jetstreamManager(this.nc);
     const ensure = async (name: string, cfg: Parameters<typeof jsm.streams.add>[0]) => {
       try {
@@ -88,15 +101,15 @@ export class RunBus {
   }
 
   async putManifest(m: RunManifest): Promise<void> {
-    await retrying(async () => (await this.objects()).putBlob({ name: manifestName(this.run) }, utf8Encode(JSON.stringify(m))));
+    await this.put(manifestName(this.run), utf8Encode(JSON.stringify(m)));
   }
 
   async putWeights(version: number, bytes: Uint8Array): Promise<void> {
-    await retrying(async () => (await this.objects()).putBlob({ name: weightsName(this.run, version) }, bytes));
+    await this.put(weightsName(this.run, version), bytes);
   }
 
   async putTallies(t: Record<string, unknown>): Promise<void> {
-    await retrying(async () => (await this.objects()).putBlob({ name: talliesName(this.run) }, utf8Encode(JSON.stringify(t))));
+    await this.put(talliesName(this.run), utf8Encode(JSON.stringify(t)));
   }
 
   async publishWork(item: WorkItem): Promise<void> {
@@ -105,7 +118,7 @@ export class RunBus {
 
   /** The results consumer (durable): next() waits up to `expires` ms; null when nothing came. */
   async results(): Promise<{ next(expires: number): Promise<IncomingResult | null> }> {
-    let c: Consumer = await this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run));
+    let c: Consumer = await retrying(() => this.js.consumers.get(RESULTS_STREAM, learnerConsumer(this.run)));
     const js = this.js, run = this.run;
     return {
       async next(expires: number) {
@@ -126,19 +139,19 @@ export class RunBus {
   // ── contributor side ──
 
   async getManifest(): Promise<RunManifest> {
-    const bytes = await (await this.objects()).getBlob(manifestName(this.run));
+    const bytes = await this.get(manifestName(this.run));
     if (!bytes) throw new Error(`run ${this.run} has no manifest on this server: is the run id right, and has its learner started?`);
     return JSON.parse(utf8Decode(bytes)) as RunManifest;
   }
 
   /** The learner's per-contributor counts, or null before its first round. */
   async getTallies(): Promise<Record<string, { accepted: number; rejected: Record<string, number> }> | null> {
-    const bytes = await (await this.objects()).getBlob(talliesName(this.run));
+    const bytes = await this.get(talliesName(this.run));
     return bytes ? (JSON.parse(utf8Decode(bytes)) as Record<string, { accepted: number; rejected: Record<string, number> }>) : null;
   }
 
   async getWeights(version: number): Promise<Uint8Array> {
-    const bytes = await (await this.objects()).getBlob(weightsName(this.run, version));
+    const bytes = await this.get(weightsName(this.run, version));
     if (!bytes) throw new Error(`run ${this.run} has no weights for policy version ${version}`);
     return bytes;
   }

@@ -13,7 +13,7 @@ import { hfFolderFiles } from '../model/weights.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
-import { retrying, type IncomingResult, type RunBus } from './bus.ts';
+import type { IncomingResult, RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
@@ -59,12 +59,12 @@ export class SharedRollouts implements RemoteRollouts {
 
   /** Streams, consumers, the manifest: before the first round (a restarted learner finds them there). */
   async start(manifest: Omit<RunManifest, 'format' | 'version' | 'run' | 'limits'>): Promise<void> {
-    // Through a server outage too (a learner restarted while the server restarts): each step is idempotent.
-    await retrying(() => this.bus.setUp({ leaseSeconds: this.opts.leaseSeconds, maxDeliver: -1 }));
+    // Each bus operation rides out a server outage (a learner restarted while the server restarts).
+    await this.bus.setUp({ leaseSeconds: this.opts.leaseSeconds, maxDeliver: -1 });
     await this.bus.putManifest({ format: 'webswe-run-manifest', version: 1, run: this.bus.run, limits: this.opts.limits, ...manifest });
     // A restarted learner continues its contributors' counts from the last round's tallies.
-    for (const [user, t] of Object.entries((await retrying(() => this.bus.getTallies())) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
-    this.results = await retrying(() => this.bus.results());
+    for (const [user, t] of Object.entries((await this.bus.getTallies()) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
+    this.results = await this.bus.results();
   }
 
   private count(user: string, reason: RejectReason | 'accepted'): void {

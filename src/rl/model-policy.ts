@@ -99,14 +99,10 @@ export class ModelPolicy<T extends Tensor> implements Policy {
       for (const { s, i } of mine) {
         const g = gens[cohort.rows.get(s.id)!]!;
         const body = this.opts.stopIds.includes(g.ids.at(-1)!) ? g.ids.slice(0, -1) : g.ids;
-        out[i] = { text: this.decode(body), tokenIds: g.ids, logprobs: g.logprobs, finish: g.finish === 'stop' ? 'stop' : 'length' };
+        out[i] = { text: decodeSampled(this.tokenizer, body), tokenIds: g.ids, logprobs: g.logprobs, finish: g.finish === 'stop' ? 'stop' : 'length' };
       }
     }
     return out;
-  }
-
-  private decode(ids: readonly number[]): string {
-    return decodeSampled(this.tokenizer, ids);
   }
 
   release(id: string): void {
