@@ -69,14 +69,17 @@ export const refused = (turn: TurnRecord): boolean => turn.status === 'error' &&
 /** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained
  *  on; `maskRefused`: nor turns the environment refused (a kept episode's blind guesses, when only its
  *  successful edit should be imitated). Turns marked no_train (the expert's deliberate wrong edits) never are. */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; advantage?: number }): EpisodeTokens {
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; advantage?: number; contextLoss?: boolean }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
+  const context = opts.contextLoss ? new Array<number>(mask.length).fill(0) : undefined;
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
     if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
+    // The environment's text (prompt, observations) for a language-model loss; never an assistant turn.
+    if (context && s.kind !== 'assistant') for (let i = s.start; i < s.end; i++) context[i] = 1;
   }
-  return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}) };
+  return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(context ? { context } : {}), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}) };
 }
 
 /** Rollout metrics of a set of episodes. */

@@ -1,7 +1,9 @@
 // Packing episodes into training rows: B rows of T tokens, each episode a segment (positions
 // restart at 0, segment ids keep episodes apart, −1 pads). First-fit decreasing, deterministic.
 // Per position t the row carries what scores token t+1 (the target): its loss mask (action
-// tokens only), its behaviour log-prob and its episode's advantage.
+// tokens only), its behaviour log-prob and its episode's advantage. With a context weight w > 0 the
+// environment's tokens (prompt, observations) are scored too, at weight w: a language-model loss on the
+// text an episode reads, for supervised steps only.
 
 export interface EpisodeTokens {
   /** Token ids of the whole episode (prompt, actions, observations). */
@@ -12,6 +14,8 @@ export interface EpisodeTokens {
   logprobs?: readonly number[];
   /** Advantage of the episode (broadcast to its action tokens). */
   advantage?: number;
+  /** 1 where the token is the environment's text (prompt, observation): scored at the context weight. */
+  context?: readonly number[];
 }
 
 export interface PackedRows {
@@ -21,21 +25,27 @@ export interface PackedRows {
   targets: Int32Array;
   positions: Int32Array;
   seg: Int32Array;
-  /** (N) 1 where the target is a trained action token. */
+  /** (N) the target's loss weight: 1 on a trained action token, the context weight on the
+   *  environment's text when one is given, else 0. */
   mask: Float32Array;
   oldLogp: Float32Array;
   adv: Float32Array;
   /** (N) index of the episode each position belongs to (−1 padding). */
   episode: Int32Array;
-  /** Σ mask. */
+  /** Positions with mask 1 (action tokens). */
   actionTokens: number;
+  /** Σ mask: actionTokens plus the weighted context targets. */
+  weightSum: number;
 }
 
-/** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. */
-export function packEpisodes(eps: readonly EpisodeTokens[], T: number): PackedRows {
+/** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. `contextWeight`
+ *  (0..1, default 0) scores the episodes' context tokens at that weight. */
+export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWeight = 0): PackedRows {
+  if (!(contextWeight >= 0 && contextWeight <= 1)) throw new Error(`context weight ${contextWeight} is outside [0, 1]`);
   for (const [i, e] of eps.entries()) {
     if (e.ids.length > T) throw new Error(`episode ${i} has ${e.ids.length} tokens, more than a training row (${T}); raise the row length or lower agent.contextTokens`);
     if (e.mask.length !== e.ids.length) throw new Error(`episode ${i}: mask length ${e.mask.length} ≠ ids length ${e.ids.length}`);
+    if (e.context && e.context.length !== e.ids.length) throw new Error(`episode ${i}: context length ${e.context.length} ≠ ids length ${e.ids.length}`);
   }
   // First-fit decreasing by length (ties by index, so the packing is deterministic).
   const order = eps.map((e, i) => i).sort((a, b) => eps[b]!.ids.length - eps[a]!.ids.length || a - b);
@@ -51,7 +61,7 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number): PackedRo
   const out: PackedRows = {
     B, T,
     ids: new Int32Array(N), targets: new Int32Array(N), positions: new Int32Array(N), seg: new Int32Array(N).fill(-1),
-    mask: new Float32Array(N), oldLogp: new Float32Array(N), adv: new Float32Array(N), episode: new Int32Array(N).fill(-1), actionTokens: 0,
+    mask: new Float32Array(N), oldLogp: new Float32Array(N), adv: new Float32Array(N), episode: new Int32Array(N).fill(-1), actionTokens: 0, weightSum: 0,
   };
   rows.forEach((r, b) => {
     let off = b * T;
@@ -70,6 +80,10 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number): PackedRo
             out.oldLogp[o] = e.logprobs?.[t + 1] ?? 0;
             out.adv[o] = e.advantage ?? 0;
             out.actionTokens++;
+            out.weightSum++;
+          } else if (contextWeight > 0 && e.context?.[t + 1]) {
+            out.mask[o] = contextWeight;
+            out.weightSum += contextWeight;
           }
         }
       }

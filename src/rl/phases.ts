@@ -23,6 +23,7 @@ import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { AdamW } from './optimizer.ts';
+import { copyDrills } from './drills.ts';
 import { packEpisodes, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
 import { cosineWithWarmup } from './schedule.ts';
@@ -144,7 +145,7 @@ function averageSteps(ms: StepMetrics[]): Record<string, number> {
  * ctx.resume.step (same shuffles, same schedule) with AdamW's moments restored, so it ends with the
  * weights and metrics of an uninterrupted one.
  */
-async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft' }): Promise<number> {
+async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number }): Promise<number> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
@@ -173,7 +174,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt);
       const t0 = performance.now();
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
-      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch)), lr);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
@@ -199,8 +200,11 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     await ctx.trajectories('bc', 0, ts);
     await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   }
-  const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
-  let steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base' });
+  const contextLoss = cfg.bc.contextLoss > 0, contextWeight = cfg.bc.contextLoss;
+  const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss }));
+  if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
+  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, new Map(ctx.train.map((t) => [t.instance_id, t])), ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills')) : [];
+  let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base', contextWeight });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
@@ -220,8 +224,8 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     await ctx.trajectories(`dagger${r + 1}`, 0, dts);
     const studentTurns = dts.flatMap((t) => t.turns.filter((x) => x.no_train));
     await ctx.log([{ phase: 'base', step: -1, values: { dagger_round: r + 1, dagger_pass_rate: dts.filter(solved).length / Math.max(1, dts.length), dagger_student_format_error_rate: studentTurns.filter((x) => x.format_error).length / Math.max(1, studentTurns.length), ...rolloutMetrics(dts) } }]);
-    eps.push(...dts.filter((t) => t.turns.some((x) => !x.no_train)).map((t) => episodeTokens(t, { maskFormatErrors: true })));
-    steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps });
+    eps.push(...dts.filter((t) => t.turns.some((x) => !x.no_train)).map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss })));
+    steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps, contextWeight });
   }
 }
 

@@ -59,22 +59,26 @@ const mean = (xs: ArrayLike<number>) => {
   return xs.length ? s / xs.length : 0;
 };
 
-/** SFT: loss = −Σ mask·logp / Σ mask (token mean over the action tokens of the batch). */
+/** SFT: loss = −Σ mask·logp / Σ mask, the token mean over the action tokens of the batch (mask 1) and,
+ *  when the rows carry a context weight w, the environment's tokens at weight w. The loss and entropy
+ *  reported are the action tokens' alone, comparable with or without the context term. */
 export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
   const t0 = performance.now();
   const { batch, at } = upload(model, rows);
   const st = model.forward(batch);
+  const action = at.map((i) => rows.mask[i] === 1);
+  const onActions = (xs: ArrayLike<number>) => mean(Array.from(xs).filter((_, j) => action[j]));
   const logp = await be.read(st.logp);
   const entropy = await be.read(st.entropy);
-  const loss = -mean(logp);
-  const dlogp = be.fromArray(new Float32Array(at.length).fill(-1 / rows.actionTokens), [at.length], 'sft.dlogp');
+  const loss = -onActions(logp);
+  const dlogp = be.fromArray(Float32Array.from(at, (i) => -rows.mask[i]! / rows.weightSum), [at.length], 'sft.dlogp');
   model.backward(st, dlogp, opt.grads);
   const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
   be.free(dlogp);
   freeBatch(model, batch);
-  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: mean(entropy), seconds };
+  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: onActions(entropy), seconds };
 }
 
 /** DAPO: the clipped token-level surrogate (dapoLoss), no KL term. `denom`: action tokens in this step's batch. */
@@ -89,6 +93,7 @@ export async function dapoStep<T extends Tensor>(
 ): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
+  if (rows.weightSum !== rows.actionTokens) throw new Error('dapoStep: the rows score context tokens; DAPO trains on action tokens only (pack them without a context weight)');
   const t0 = performance.now();
   const { batch, at } = upload(model, rows);
   const M = at.length;

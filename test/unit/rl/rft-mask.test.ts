@@ -1,7 +1,9 @@
-// RFT's masks (rft.maskRefused): in a kept episode, a turn the environment refused (a sub whose text is
-// not in the file) is masked out of the loss under rft.maskRefused, as format errors always are; the
-// successful edit after it, the view and the run_tests that failed stay trained. A level-0 val task
-// played in a real node sandbox: the expert's own turns with one blind guess put after its view.
+// The token masks a supervised step trains on. rft.maskRefused: in a kept episode, a turn the
+// environment refused (a sub whose text is not in the file) is masked out of the loss, as format errors
+// always are; the successful edit after it, the view and the run_tests that failed stay trained.
+// bc.contextLoss: the environment's tokens (prompt, observations) are marked for the language-model
+// loss, no assistant token is. A level-0 val task played in a real node sandbox: the expert's own turns
+// with one blind guess put after its view.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../../../src/agent/episode.ts';
@@ -49,5 +51,13 @@ describe('rft.maskRefused', () => {
     const diff = masked.flatMap((m, i) => (m !== plain[i] ? [i] : []));
     expect(diff.length).toBeGreaterThan(0);
     expect(diff.every((i) => i >= seg(1).start && i < seg(1).end)).toBe(true);
+    // bc.contextLoss: the action mask as without it; context marks exactly the non-assistant segments.
+    const withContext = episodeTokens(t, { maskFormatErrors: true, contextLoss: true });
+    expect(withContext.mask).toEqual(plain);
+    expect(episodeTokens(t, { maskFormatErrors: true }).context).toBeUndefined();
+    const kinds = new Set(t.tokens!.segments.map((s) => s.kind));
+    expect([...kinds].sort()).toEqual(['assistant', 'observation', 'prompt']);
+    for (const s of t.tokens!.segments) expect(withContext.context!.slice(s.start, s.end).every((c) => c === (s.kind === 'assistant' ? 0 : 1)), `${s.kind} ${s.turn}`).toBe(true);
+    expect(withContext.context!.length).toBe(t.tokens!.ids.length);
   });
 });

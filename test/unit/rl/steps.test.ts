@@ -45,6 +45,19 @@ describe('packEpisodes', () => {
     expect([...rows.adv].slice(6, 8)).toEqual([2, 2]);
     expect(rows.actionTokens).toBe(5);
   });
+  it('scores the context tokens at the context weight, and only when one is given', () => {
+    const ep = { ids: [1, 2, 3, 4, 5], mask: [0, 0, 1, 0, 1], context: [1, 1, 0, 1, 0] };
+    const plain = packEpisodes([ep], 5);
+    expect([...plain.mask]).toEqual([0, 1, 0, 1, 0]);
+    expect(plain.weightSum).toBe(2);
+    const weighted = packEpisodes([ep], 5, 0.25);
+    // Targets: 2 (context), 3 (action), 4 (context), 5 (action); the last position scores nothing.
+    expect([...weighted.mask]).toEqual([0.25, 1, 0.25, 1, 0]);
+    expect(weighted.actionTokens).toBe(2);
+    expect(weighted.weightSum).toBe(2.5);
+    expect(() => packEpisodes([ep], 5, 1.5)).toThrow(/context weight 1.5 is outside \[0, 1\]/);
+    expect(() => packEpisodes([{ ...ep, context: [1, 1] }], 5)).toThrow(/context length 2 ≠ ids length 5/);
+  });
   it('refuses an episode longer than a row', () => {
     expect(() => packEpisodes([{ ids: [1, 2, 3], mask: [0, 1, 1] }], 2)).toThrow(/3 tokens, more than a training row \(2\)/);
   });
@@ -63,6 +76,36 @@ describe('SFT', () => {
     expect(first.loss).toBeGreaterThan(3); // ≈ ln 32 at initialisation
     expect(last.loss).toBeLessThan(first.loss * 0.3);
     expect(last.gradNorm).toBeGreaterThan(0);
+  });
+});
+
+describe('SFT with a context loss', () => {
+  // An episode whose "observation" (tokens 20..27, a fixed sequence) the action loss never scores.
+  const ids = [1, 20, 21, 22, 23, 24, 25, 26, 27, 5, 6, 2];
+  const mask = ids.map((_, i) => (i >= 9 ? 1 : 0));
+  const context = ids.map((_, i) => (i >= 1 && i <= 8 ? 1 : 0));
+  // The context tokens' own loss, read with lr 0 from a second optimiser (its grads, not the run's).
+  const contextLoss = async (model: Transformer<ReturnType<typeof be.fromArray>>) => {
+    const probe = new AdamW(be, model.params, zeroGrads(be, model.params), hp);
+    return (await sftStep(model, probe, packEpisodes([{ ids, mask: context }], 12), 0)).loss;
+  };
+  it('reports the action loss alone, and learns the context only when weighted', async () => {
+    const a = fresh(3), b = fresh(3);
+    const actionOnly = packEpisodes([{ ids, mask, context }], 12);
+    const weighted = packEpisodes([{ ids, mask, context }], 12, 0.5);
+    const first = [await sftStep(a.model, a.opt, actionOnly, 1e-2), await sftStep(b.model, b.opt, weighted, 1e-2)];
+    // Same weights before the first step: the same action loss is reported with or without the context term.
+    expect(first[1]!.loss).toBeCloseTo(first[0]!.loss, 5);
+    expect(first[1]!.actionTokens).toBe(first[0]!.actionTokens);
+    for (let i = 0; i < 30; i++) await sftStep(a.model, a.opt, actionOnly, 1e-2), await sftStep(b.model, b.opt, weighted, 1e-2);
+    const [la, lb] = [await contextLoss(a.model), await contextLoss(b.model)];
+    expect(lb).toBeLessThan(1); // the weighted model learned the observation's sequence
+    expect(la).toBeGreaterThan(lb + 1); // the action-only one did not
+  });
+  it('DAPO refuses rows that score context tokens', async () => {
+    const { model, opt } = fresh(4);
+    const rows = packEpisodes([{ ids, mask, context, logprobs: ids.map(() => -1), advantage: 1 }], 12, 0.5);
+    await expect(dapoStep(model, opt, rows, 1e-3, { epsLow: 0.2, epsHigh: 0.28 })).rejects.toThrow(/DAPO trains on action tokens only/);
   });
 });
 

@@ -1,0 +1,61 @@
+// Copy drills (bc.copyDrills): short supervised examples that train the one skill a one-token `sub`
+// needs and behaviour cloning teaches too rarely: name text that is in the file just viewed. A drill is
+// an expert episode cut after its `view` (the issue, the numbered file), then one assistant turn
+// `sub X Y` where X is drawn uniformly from the operators and numbers that occur once in the viewed
+// file (what `sub` can name; the bug's token is one of them) and Y is a same-kind replacement. The
+// prior over bug tokens cannot predict a uniform draw from the file; only reading the file can.
+// Loss on that turn alone (the context is the episode's, unchanged).
+import { onceTokens } from '../agent/tools.ts';
+import type { Trajectory } from '../agent/trajectory.ts';
+import type { Task } from '../tasks/schema.ts';
+import { Rng } from '../random.ts';
+import type { EpisodeTokens } from './pack.ts';
+
+/** A same-kind replacement for an operator (a number becomes its neighbour). */
+const SWAP: Record<string, string> = {
+  '<': '<=', '<=': '<', '>': '>=', '>=': '>', '===': '!==', '!==': '===', '==': '!=', '!=': '==',
+  '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '&&': '||', '||': '&&', '??': '||',
+  '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=', '++': '--', '--': '++',
+};
+
+/** Can a drill name this token (a number, or an operator with a replacement)? */
+const nameable = (token: string) => /^\d+$/.test(token) || token in SWAP;
+
+export function replacementFor(token: string, rng: Rng): string | undefined {
+  if (/^\d+$/.test(token)) {
+    const n = Number(token);
+    return String(n === 0 ? 1 : rng.next() < 0.5 ? n - 1 : n + 1);
+  }
+  return SWAP[token];
+}
+
+interface Encoder {
+  encode(text: string): number[];
+}
+
+/**
+ * `count` drills from the expert episodes `ts` (cycled in a seeded order; an episode without a
+ * successful whole-file `view` as its first turn, or whose file has no candidate, is skipped).
+ * Deterministic in (ts, tasks, seed).
+ */
+export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number): EpisodeTokens[] {
+  const rng = new Rng(seed);
+  const usable = ts.flatMap((t) => {
+    const view = t.turns[0];
+    const obs = t.tokens?.segments.find((s) => s.kind === 'observation' && s.turn === 0);
+    const act = t.tokens?.segments.find((s) => s.kind === 'assistant' && s.turn === 0);
+    const path = view?.file;
+    const text = path ? tasks.get(t.task_id)?.files[path] : undefined;
+    if (view?.command?.name !== 'view' || view.status !== 'ok' || !obs || !act || text === undefined) return [];
+    const candidates = onceTokens(text).filter((x) => nameable(x) && view.observation.includes(x));
+    return candidates.length ? [{ t, ids: t.tokens!.ids.slice(0, obs.end), eot: t.tokens!.ids[act.end - 1]!, candidates }] : [];
+  });
+  if (!usable.length) throw new Error('copy drills: no expert episode opens with a view of a file that has an operator or number to name');
+  const order = rng.shuffle(usable.map((_, i) => i));
+  return Array.from({ length: count }, (_, i) => {
+    const u = usable[order[i % order.length]!]!;
+    const x = u.candidates[rng.int(u.candidates.length)]!;
+    const turn = [...tokenizer.encode(`\`\`\`command\nsub ${x} ${replacementFor(x, rng)}\n\`\`\``), u.eot];
+    return { ids: [...u.ids, ...turn], mask: [...u.ids.map(() => 0), ...turn.map(() => 1)] };
+  });
+}
