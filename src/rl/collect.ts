@@ -66,16 +66,22 @@ export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
 
+/** Commands that change the repository (or try to): what `editTurnsOnly` keeps. */
+const EDITS = new Set(['sub', 'edit', 'replace', 'create', 'undo']);
+export const isEditTurn = (turn: TurnRecord): boolean => EDITS.has(turn.command?.name ?? '');
+
 /** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained
  *  on; `maskRefused`: nor turns the environment refused (a kept episode's blind guesses, when only its
- *  successful edit should be imitated). Turns marked no_train (the expert's deliberate wrong edits) never are. */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; advantage?: number; contextLoss?: boolean }): EpisodeTokens {
+ *  successful edit should be imitated); `editTurnsOnly`: only the turns whose command is an edit are trained
+ *  (view, run_tests, submit and format errors are not). Turns marked no_train (the expert's deliberate wrong
+ *  edits) never are. `contextLoss`: the environment's tokens are marked for a language-model loss. */
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; editTurnsOnly?: boolean; advantage?: number; contextLoss?: boolean }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
   const context = opts.contextLoss ? new Array<number>(mask.length).fill(0) : undefined;
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
-    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
+    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)) || (opts.editTurnsOnly && !isEditTurn(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
     // The environment's text (prompt, observations) for a language-model loss; never an assistant turn.
     if (context && s.kind !== 'assistant') for (let i = s.start; i < s.end; i++) context[i] = 1;
   }

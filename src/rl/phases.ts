@@ -333,7 +333,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   // Episodes with their group advantage; mini-batches in a fixed order.
   const eps = ds.kept.flatMap((g) => {
     const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps);
-    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, advantage: adv[i]! }));
+    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly, advantage: adv[i]! }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();

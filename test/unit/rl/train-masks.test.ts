@@ -2,7 +2,7 @@
 // environment refused (a sub whose text is not in the file) is masked out of the loss, as format errors
 // always are; the successful edit after it, the view and the run_tests that failed stay trained.
 // bc.contextLoss: the environment's tokens (prompt, observations) are marked for the language-model
-// loss, no assistant token is. A level-0 val task played in a real node sandbox: the expert's own turns
+// loss, no assistant token is. dapo.editTurnsOnly: only the edit turns are trained. A level-0 val task played in a real node sandbox: the expert's own turns
 // with one blind guess put after its view.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -22,14 +22,18 @@ const FILE = 'public/tasks/level0/val.jsonl';
 const task = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks[0]!;
 const opts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 12 }), { sandbox: 'node' });
 
-describe('rft.maskRefused', () => {
+describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', () => {
   it('is off by default and a bool field', () => {
     expect(resolveConfig({}).rft.maskRefused).toBe(false);
     expect(resolveConfig({ 'rft.maskRefused': true }).rft.maskRefused).toBe(true);
     expect(() => resolveConfig({ 'rft.maskRefused': 'yes' as unknown as boolean })).toThrow(/rft\.maskRefused/);
+    expect(resolveConfig({}).dapo.editTurnsOnly).toBe(false);
+    expect(resolveConfig({}).bc.contextLoss).toBe(0);
+    expect(resolveConfig({}).bc.copyDrills).toBe(0);
+    expect(() => resolveConfig({ 'bc.contextLoss': 2 })).toThrow(/bc\.contextLoss/);
   });
 
-  it('masks the refused sub of a solved episode and nothing else', { timeout: 60_000 }, async () => {
+  it('masks what each option names in a solved episode (the refused sub; the non-edit turns) and marks its context', { timeout: 60_000 }, async () => {
     const expert = await runEpisode(task, new ExpertPolicy({ noise: 0, editCommand: 'sub', style: 'bare' }), createNodeSandbox, opts, 1);
     const texts = expert.turns.map((x) => x.text);
     expect(texts.length).toBeGreaterThanOrEqual(3);
@@ -59,5 +63,10 @@ describe('rft.maskRefused', () => {
     expect([...kinds].sort()).toEqual(['assistant', 'observation', 'prompt']);
     for (const s of t.tokens!.segments) expect(withContext.context!.slice(s.start, s.end).every((c) => c === (s.kind === 'assistant' ? 0 : 1)), `${s.kind} ${s.turn}`).toBe(true);
     expect(withContext.context!.length).toBe(t.tokens!.ids.length);
+    // dapo.editTurnsOnly: only the sub turns (the refused guess and the fix) keep their tokens.
+    const edits = episodeTokens(t, { maskFormatErrors: false, editTurnsOnly: true, advantage: 1 });
+    expect(t.turns.map((x) => x.command?.name)).toEqual(['view', 'sub', 'sub', 'run_tests', 'submit']);
+    expect(t.turns.map((_, i) => trainedIn(edits.mask, i))).toEqual([false, true, true, false, false]);
+    expect(edits.advantage).toBe(1);
   });
 });
