@@ -45,6 +45,8 @@ export interface EpisodeOptions {
   testReport?: TestReport;
   /** agent.subHints: a failed sub lists the file's once-occurring operators and numbers. */
   subHints?: boolean;
+  /** agent.viewHints: a view of a whole file ends with its once-occurring operators and numbers. */
+  viewHints?: boolean;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** Progress: called when an episode has ended and been graded. */
@@ -251,7 +253,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

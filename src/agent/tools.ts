@@ -25,6 +25,8 @@ export interface ToolContext {
   report?: TestReport;
   /** A failed sub lists the file's once-occurring operators and numbers (agent.subHints). */
   subHints?: boolean;
+  /** A view of a whole file ends with its once-occurring operators and numbers (agent.viewHints). */
+  viewHints?: boolean;
   /** What each file change replaced (its path and former text, null for a created file), latest
    *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
   history?: { path: string; text: string | null }[];
@@ -66,7 +68,8 @@ const clip = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_M
 
 async function view(ctx: ToolContext, c: Extract<Command, { name: 'view' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'view')));
-  const lines = splitLines(await ctx.sandbox.readFile(path)).map(clip);
+  const text = await ctx.sandbox.readFile(path);
+  const lines = splitLines(text).map(clip);
   if (lines.length === 0) return ok(`${path} is empty`, path);
   const start = c.start ?? 1;
   if (start > lines.length) return refused(`${path} has ${lines.length} lines; START (${start}) is past its end`);
@@ -75,6 +78,11 @@ async function view(ctx: ToolContext, c: Extract<Command, { name: 'view' }>): Pr
   const out = [`${path} (lines ${start}-${end} of ${lines.length})`, numbered(lines, start - 1, end - 1)];
   if (c.end !== undefined && asked > start + VIEW_WINDOW - 1 && end < lines.length) out.push(`(at most ${VIEW_WINDOW} lines are shown at once)`);
   if (end < lines.length) out.push(`(${lines.length - end} more lines below: view ${path} ${end + 1} ${Math.min(lines.length, end + VIEW_WINDOW)})`);
+  else if (ctx.viewHints && start === 1) {
+    // The candidates a one-token sub can name, a few tokens before the action instead of the whole file.
+    const once = onceTokens(text);
+    if (once.length) out.push(`operators and numbers that occur once: ${once.join(' ')}`);
+  }
   return ok(out.join('\n'), path);
 }
 

@@ -17,6 +17,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     editCommand: c.agent.editCommand,
     testReport: c.agent.testReport,
     subHints: c.agent.subHints,
+    viewHints: c.agent.viewHints,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,

@@ -1,7 +1,8 @@
 // The smallest edit command, sub [PATH] [LINE] OLD NEW (text that occurs once in the file, or once on the
 // named line, becomes other text), and undo: parsing and round trips, the tool's refusals (absent,
 // ambiguous with the lines named, past the end, breaking the syntax), undo of every kind of change,
-// and the experts' choice of the shortest unique OLD.
+// the candidate hints (agent.subHints after a refusal, agent.viewHints after a whole-file view), and the
+// experts' choice of the shortest unique OLD.
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
@@ -84,6 +85,14 @@ describe('sub and undo: the tool', () => {
     expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\noperators and numbers that occur once: <= ++ +=');
     expect((await runTool(c, { name: 'sub', old: '1', new: '0' })).observation).toMatch(/^src\/f.js unchanged: "1" occurs 2 times, .*\noperators and numbers that occur once: <= \+\+ \+=$/);
     expect((await runTool(ctx(), { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file'); // off by default
+  });
+  it('with agent.viewHints, a view of the whole file ends with those candidates; a partial view does not', async () => {
+    const c = { ...ctx(), viewHints: true };
+    const whole = (await runTool(c, { name: 'view', path: 'src/f.js' })).observation.split('\n');
+    expect(whole.at(-1)).toBe('operators and numbers that occur once: <= ++ +=');
+    expect(whole.slice(1, -1)).toEqual((await runTool(ctx(), { name: 'view', path: 'src/f.js' })).observation.split('\n').slice(1)); // the lines as without it
+    expect((await runTool(c, { name: 'view', path: 'src/f.js', start: 2, end: 4 })).observation).not.toMatch(/occur once/);
+    expect((await runTool(ctx(), { name: 'view', path: 'src/f.js' })).observation).not.toMatch(/occur once/); // off by default
   });
   it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
     const c = ctx();
