@@ -9,6 +9,7 @@ import { enumerateMutants } from '../tasks/mutate.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { Command, Edit } from './commands.ts';
 import { applyEdits, findLines, splitLines } from './edits.ts';
+import { onceTokens, replacementFor } from './tools.ts';
 
 /** A run of changed lines: [aStart, aEnd) of the old file became [bStart, bEnd) of the new one. */
 export interface Change {
@@ -300,6 +301,27 @@ export function wrongEdit(before: string, after: string, change: Change, rng: Rn
  *  change (a mutation of the kinds level-0 tasks are made of: comparison, boundary, arithmetic, logical,
  *  negated condition, literal ± 1), none of them the fix `after`, in a seeded order. A model that cannot yet tell where
  *  the bug is learns from these to try, test and undo. */
+/**
+ * Guess and check in the order a reader can follow (bc.expertGuessOrder = list): the file's once-occurring
+ * operators and numbers (onceTokens, file order, what agent.viewHints lists) that come before the one the
+ * fix changes, each changed to a same-kind replacement, at most `n`. Every guess's OLD is then the first
+ * candidate not yet tried: one answer for the context, not a choice among candidates (docs/learning.md,
+ * finding 27). None when the fix is not a one-token sub of a listed candidate.
+ */
+export function orderedGuesses(before: string, after: string, n: number, rng: Rng): WrongEdit[] {
+  const fix = subBetween(before, after);
+  const once = onceTokens(before);
+  const at = fix ? once.indexOf(fix.old) : -1;
+  if (n <= 0 || at <= 0) return [];
+  return once.slice(0, Math.min(at, n)).flatMap((from) => {
+    const to = replacementFor(from, rng);
+    const i = before.indexOf(from);
+    if (to === undefined) return [];
+    const text = before.slice(0, i) + to + before.slice(i + from.length);
+    return text === after ? [] : [{ text, line: before.slice(0, i).split('\n').length - 1, from, to }];
+  });
+}
+
 export function guessEdits(path: string, before: string, after: string, n: number, rng: Rng): WrongEdit[] {
   if (n <= 0) return [];
   let mutants;

@@ -12,7 +12,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, orderedGuesses, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { TurnRecord } from './trajectory.ts';
 
@@ -116,7 +116,7 @@ const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm
 const WHOLE_FILE_LINES = 60;
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, guessOrder: GuessOrder = 'random'): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
@@ -182,8 +182,10 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       // Drawn from their own stream: the rest of the episode does not depend on how many are made.
       if (guesses > 0 && g === 0) {
         const grng = new Rng(rng.int(2 ** 31));
-        const count = grng.int(guesses + 1);
-        for (const guess of guessEdits(fp.path, current, applyChanges(fp.before, fp.after, group), count, grng)) {
+        const fixed = applyChanges(fp.before, fp.after, group);
+        // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order.
+        const tries = guessOrder === 'list' ? orderedGuesses(current, fixed, guesses, grng) : guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng);
+        for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
           if (!cmds || cmds.length !== 1 || cmds[0]!.name !== editCommand) continue;
@@ -263,7 +265,11 @@ export interface ExpertOptions {
   editCommand?: EditCommandKind;
   /** At most this many other one-token changes tried (tested, undone) before the fix; 0 to N, uniform. */
   guesses?: number;
+  /** Which: random (any one-token change) or list (the once-occurring candidates before the bug's, in file order). */
+  guessOrder?: GuessOrder;
 }
+
+export type GuessOrder = 'random' | 'list';
 
 export class ExpertPolicy implements Policy {
   readonly name: string;
@@ -272,6 +278,7 @@ export class ExpertPolicy implements Policy {
   readonly style: ExpertStyle;
   readonly editCommand: EditCommandKind;
   readonly guesses: number;
+  readonly guessOrder: GuessOrder;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
@@ -280,8 +287,9 @@ export class ExpertPolicy implements Policy {
     this.style = opts.style ?? 'full';
     this.editCommand = opts.editCommand ?? 'replace';
     this.guesses = opts.guesses ?? 0;
+    this.guessOrder = opts.guessOrder ?? 'random';
     if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}` : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : ''}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -289,7 +297,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.guessOrder);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

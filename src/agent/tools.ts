@@ -7,6 +7,7 @@ import { parseModule } from '../tasks/mutate.ts';
 import type { Command } from './commands.ts';
 import { applyEdits, numbered, splitLines } from './edits.ts';
 import { resolveRepoPath, type RunResult, type Sandbox, type TestResult } from '../sandbox/types.ts';
+import type { Rng } from '../random.ts';
 
 export const VIEW_WINDOW = 100;
 export const SEARCH_MAX_MATCHES = 50;
@@ -176,6 +177,25 @@ export function onceTokens(text: string, max = 16): string[] {
     if (out.length >= max) break;
   }
   return out;
+}
+
+/** A same-kind replacement for an operator (a number becomes its neighbour). */
+const SWAP: Record<string, string> = {
+  '<': '<=', '<=': '<', '>': '>=', '>=': '>', '===': '!==', '!==': '===', '==': '!=', '!=': '==',
+  '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '&&': '||', '||': '&&', '??': '||',
+  '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=', '++': '--', '--': '++',
+};
+
+/** Can a drill name this token (a number, or an operator with a replacement)? */
+export const nameable = (token: string) => /^\d+$/.test(token) || token in SWAP;
+
+/** What a guess or a drill changes `token` to: its same-kind operator, or a neighbouring number. */
+export function replacementFor(token: string, rng: Rng): string | undefined {
+  if (/^\d+$/.test(token)) {
+    const n = Number(token);
+    return String(n === 0 ? 1 : rng.next() < 0.5 ? n - 1 : n + 1);
+  }
+  return SWAP[token];
 }
 
 /** The refusal's hint under agent.subHints: the candidates a one-token sub can name. */

@@ -5,29 +5,11 @@
 // file (what `sub` can name; the bug's token is one of them) and Y is a same-kind replacement. The
 // prior over bug tokens cannot predict a uniform draw from the file; only reading the file can.
 // Loss on that turn alone (the context is the episode's, unchanged).
-import { onceTokens } from '../agent/tools.ts';
+import { nameable, onceTokens, replacementFor } from '../agent/tools.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Task } from '../tasks/schema.ts';
 import { Rng } from '../random.ts';
 import type { EpisodeTokens } from './pack.ts';
-
-/** A same-kind replacement for an operator (a number becomes its neighbour). */
-const SWAP: Record<string, string> = {
-  '<': '<=', '<=': '<', '>': '>=', '>=': '>', '===': '!==', '!==': '===', '==': '!=', '!=': '==',
-  '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '&&': '||', '||': '&&', '??': '||',
-  '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=', '++': '--', '--': '++',
-};
-
-/** Can a drill name this token (a number, or an operator with a replacement)? */
-const nameable = (token: string) => /^\d+$/.test(token) || token in SWAP;
-
-export function replacementFor(token: string, rng: Rng): string | undefined {
-  if (/^\d+$/.test(token)) {
-    const n = Number(token);
-    return String(n === 0 ? 1 : rng.next() < 0.5 ? n - 1 : n + 1);
-  }
-  return SWAP[token];
-}
 
 interface Encoder {
   encode(text: string): number[];

@@ -5,7 +5,7 @@
 // Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
-import { ExpertPolicy } from '../agent/expert.ts';
+import { ExpertPolicy, type GuessOrder } from '../agent/expert.ts';
 import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -189,7 +189,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, guessOrder: cfg.bc.expertGuessOrder as GuessOrder });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
   let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
   if (ts.length !== specs.length) {

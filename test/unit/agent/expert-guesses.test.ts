@@ -1,13 +1,16 @@
 // Guess and check (bc.expertGuesses): before the fix the expert tries up to N other one-token changes,
 // each tested and undone, and those turns are imitated (no no_train mark). The guesses are plausible
-// (mutations of the kinds the task world makes), never the fix itself, and seeded. Episodes run on
-// bundled level-0 tasks in real node sandboxes, with the sub edit command and the bare style.
+// (mutations of the kinds the task world makes), never the fix itself, and seeded. In list order
+// (bc.expertGuessOrder = list) they are the file's once-occurring candidates before the bug's, in file
+// order, so each guess names the first candidate not yet tried. Episodes run on bundled level-0 tasks in
+// real node sandboxes, with the sub edit command and the bare style.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEpisodes } from '../../../src/agent/episode.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
-import { goldPlan, guessEdits } from '../../../src/agent/expert-plan.ts';
+import { goldPlan, guessEdits, orderedGuesses, subBetween } from '../../../src/agent/expert-plan.ts';
+import { onceTokens } from '../../../src/agent/tools.ts';
 import { Rng } from '../../../src/random.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
@@ -37,6 +40,52 @@ describe('guess edits', () => {
       expect(guessEdits(fp.path, fp.before, fp.after, 0, new Rng(7))).toEqual([]);
       expect(guessEdits(fp.path, 'not javascript (', fp.after, 4, new Rng(7))).toEqual([]);
     }
+  });
+});
+
+describe('guesses in list order', () => {
+  it("are the once-occurring candidates before the bug's, in file order, each changed once, at most N", () => {
+    let some = 0;
+    for (const task of tasks) {
+      const [fp] = goldPlan(task);
+      if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
+      const fix = subBetween(fp.before, fp.after);
+      const once = onceTokens(fp.before);
+      const at = fix ? once.indexOf(fix.old) : -1;
+      const gs = orderedGuesses(fp.before, fp.after, 8, new Rng(7));
+      if (at <= 0) {
+        expect(gs).toEqual([]); // the bug's token is the first candidate, or no candidate: nothing to try first
+        continue;
+      }
+      some++;
+      // Every candidate before the bug's that has a replacement (`!` has none), in order.
+      expect(gs.map((g) => g.from)).toEqual(once.slice(0, at).filter((x) => x !== '!'));
+      for (const g of gs) {
+        expect(g.text).not.toBe(fp.after);
+        expect(g.text).toBe(fp.before.replace(g.from, g.to)); // that one token changed (it occurs once)
+        expect(fp.before.split('\n')[g.line]).toContain(g.from);
+      }
+      expect(orderedGuesses(fp.before, fp.after, 1, new Rng(7)).length).toBeLessThanOrEqual(1);
+      expect(orderedGuesses(fp.before, fp.after, 0, new Rng(7))).toEqual([]);
+    }
+    expect(some).toBeGreaterThan(2);
+  });
+  it('an expert in list order names them in that order after its view', { timeout: 120_000 }, async () => {
+    const listOpts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true }), { sandbox: 'node' });
+    const ts = await runEpisodes(tasks.map((task) => ({ task, seed: 1 })), new ExpertPolicy({ guesses: 8, guessOrder: 'list', style: 'bare', editCommand: 'sub' }), createNodeSandbox, listOpts);
+    let listedSome = false;
+    for (const t of ts) {
+      expect(t.reward.tests, t.task_id).toBe(1);
+      const listed = /operators and numbers that occur once: (.*)$/.exec(t.turns[0]!.observation)?.[1]?.split(' ') ?? [];
+      const subs = t.turns.filter((x) => x.command?.name === 'sub').map((x) => (x.command as { old: string }).old);
+      // The guesses (all subs but the last, the fix) are the listed candidates before the fix's, in order,
+      // skipping any without a replacement; none when the fix names no listed candidate (a longer sub).
+      const fixAt = listed.indexOf(subs.at(-1)!);
+      expect(subs.slice(0, -1), t.task_id).toEqual(fixAt <= 0 ? [] : listed.slice(0, fixAt).filter((x) => x !== '!'));
+      listedSome ||= fixAt > 0;
+    }
+    expect(listedSome).toBe(true);
+    expect(new ExpertPolicy({ guesses: 2, guessOrder: 'list', style: 'bare', editCommand: 'sub' }).name).toBe('expert(noise=0, bare, sub, guesses ≤ 2 in list order)');
   });
 });
 
