@@ -104,7 +104,10 @@ describe.skipIf(noNatsReason)('faults in a shared run', () => {
     await dies;
     // A slow contributor: its sandboxes take 6 s to start, so it answers its item after the learner has
     // issued it again (a lease of 4 s) and another contributor has settled it: a duplicate, counted.
+    let tookItem = () => {};
+    const took = new Promise<void>((r) => (tookItem = r));
     const slowSandbox = async (...a: Parameters<ReturnType<typeof sandboxFactory>>) => {
+      tookItem(); // it holds an item now: the honest contributors may start
       await new Promise((r) => setTimeout(r, 6000));
       return sandboxFactory('node')(...a);
     };
@@ -117,7 +120,9 @@ describe.skipIf(noNatsReason)('faults in a shared run', () => {
         await nc.close();
       }
     })();
-    await new Promise((r) => setTimeout(r, 1500)); // the slow one takes the next item
+    // The slow one takes the next item before the honest ones start (waiting a fixed 1.5 s lost the race when
+    // that item was only issued again after the dead one's lease ran out, and the test then hung).
+    await took;
     let done = false;
     const honest = [0, 1].map((i) => contributor(i, () => done));
     const a = await first;
