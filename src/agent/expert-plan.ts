@@ -301,6 +301,24 @@ export function wrongEdit(before: string, after: string, change: Change, rng: Rn
  *  change (a mutation of the kinds level-0 tasks are made of: comparison, boundary, arithmetic, logical,
  *  negated condition, literal ± 1), none of them the fix `after`, in a seeded order. A model that cannot yet tell where
  *  the bug is learns from these to try, test and undo. */
+export function guessEdits(path: string, before: string, after: string, n: number, rng: Rng): WrongEdit[] {
+  if (n <= 0) return [];
+  let mutants;
+  try {
+    mutants = enumerateMutants(path, before);
+  } catch {
+    return []; // not JavaScript that parses: nothing to guess
+  }
+  const out: WrongEdit[] = [];
+  const kinds = new Set<string>(LEVEL0_OPERATORS);
+  for (const m of rng.shuffle(mutants.filter((x) => kinds.has(x.operator)))) {
+    if (out.length >= n) break;
+    const text = before.slice(0, m.start) + m.mutated + before.slice(m.end);
+    if (text !== after) out.push({ text, line: m.line - 1, from: m.original, to: m.mutated });
+  }
+  return out;
+}
+
 /**
  * Guess and check in the order a reader can follow (bc.expertGuessOrder = list): the file's once-occurring
  * operators and numbers (onceTokens, file order, what agent.viewHints lists) that come before the one the
@@ -320,22 +338,4 @@ export function orderedGuesses(before: string, after: string, n: number, rng: Rn
     const text = before.slice(0, i) + to + before.slice(i + from.length);
     return text === after ? [] : [{ text, line: before.slice(0, i).split('\n').length - 1, from, to }];
   });
-}
-
-export function guessEdits(path: string, before: string, after: string, n: number, rng: Rng): WrongEdit[] {
-  if (n <= 0) return [];
-  let mutants;
-  try {
-    mutants = enumerateMutants(path, before);
-  } catch {
-    return []; // not JavaScript that parses: nothing to guess
-  }
-  const out: WrongEdit[] = [];
-  const kinds = new Set<string>(LEVEL0_OPERATORS);
-  for (const m of rng.shuffle(mutants.filter((x) => kinds.has(x.operator)))) {
-    if (out.length >= n) break;
-    const text = before.slice(0, m.start) + m.mutated + before.slice(m.end);
-    if (text !== after) out.push({ text, line: m.line - 1, from: m.original, to: m.mutated });
-  }
-  return out;
 }

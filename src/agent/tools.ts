@@ -3,7 +3,7 @@
 // refused when it would leave a JavaScript file that no longer parses), create, run_tests (per-test
 // results and failure messages). Each returns the observation text and a status; truncateText cuts
 // long ones.
-import { parseModule } from '../tasks/mutate.ts';
+import { ARITH, BOUNDARY, LOGIC, NEGATE, parseModule } from '../tasks/mutate.ts';
 import type { Command } from './commands.ts';
 import { applyEdits, numbered, splitLines } from './edits.ts';
 import { resolveRepoPath, type RunResult, type Sandbox, type TestResult } from '../sandbox/types.ts';
@@ -179,11 +179,10 @@ export function onceTokens(text: string, max = 16): string[] {
   return out;
 }
 
-/** A same-kind replacement for an operator (a number becomes its neighbour). */
-const SWAP: Record<string, string> = {
-  '<': '<=', '<=': '<', '>': '>=', '>=': '>', '===': '!==', '!==': '===', '==': '!=', '!=': '==',
-  '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '&&': '||', '||': '&&', '??': '||',
-  '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=', '++': '--', '--': '++',
+/** A same-kind replacement for an operator: the task world's own mutation tables (a comparison becomes its
+ *  boundary twin, an equality its negation), plus the update operators. */
+const SWAP: Readonly<Record<string, string>> = {
+  ...BOUNDARY, ...Object.fromEntries(['===', '!==', '==', '!='].map((o) => [o, NEGATE[o]!])), ...ARITH, ...LOGIC, '++': '--', '--': '++',
 };
 
 /** Can a drill name this token (a number, or an operator with a replacement)? */

@@ -34,10 +34,10 @@ export interface Mutant {
   column: number;
 }
 
-const NEGATE: Record<string, string> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<', '===': '!==', '!==': '===', '==': '!=', '!=': '==' };
-const BOUNDARY: Record<string, string> = { '<': '<=', '<=': '<', '>': '>=', '>=': '>' };
-const ARITH: Record<string, string> = { '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=' };
-const LOGIC: Record<string, string> = { '&&': '||', '||': '&&', '??': '&&' };
+export const NEGATE: Readonly<Record<string, string>> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<', '===': '!==', '!==': '===', '==': '!=', '!=': '==' };
+export const BOUNDARY: Readonly<Record<string, string>> = { '<': '<=', '<=': '<', '>': '>=', '>=': '>' };
+export const ARITH: Readonly<Record<string, string>> = { '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=' };
+export const LOGIC: Readonly<Record<string, string>> = { '&&': '||', '||': '&&', '??': '&&' };
 const METHOD_PAIRS = [
   ['min', 'max'],
   ['floor', 'ceil'],
