@@ -47,6 +47,8 @@ export interface EpisodeOptions {
   subHints?: boolean;
   /** agent.viewHints: a view of a whole file ends with its once-occurring operators and numbers. */
   viewHints?: boolean;
+  /** agent.triedHints: an undo lists the once-occurring operators and numbers no sub has named yet. */
+  triedHints?: boolean;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** Progress: called when an episode has ended and been graded. */
@@ -106,6 +108,8 @@ interface Live {
   /** The open file of view/edit without a PATH (ToolContext.open), and what each change replaced (undo). */
   open: { path?: string };
   history: { path: string; text: string | null }[];
+  /** The OLD text of each sub that changed a file (ToolContext.tried, agent.triedHints). */
+  tried: string[];
 }
 
 /** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
@@ -133,7 +137,7 @@ export async function runEpisodes(specs: readonly EpisodeSpec[], policy: Policy,
     let id = spec.id ?? `${spec.task.instance_id}#${spec.seed}@${++episodeCounter}`;
     for (let k = 2; ids.has(id); k++) id = `${spec.id}/${k}`;
     ids.add(id);
-    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0, open: {}, history: [] };
+    return { id, index: spec.index ?? i, spec, messages: [], turns: [], used: 0, action: 0, started: performance.now(), policyMs: 0, sandboxMs: 0, open: {}, history: [], tried: [] };
   });
   const gate = opts.gate ?? ((fn) => fn());
   const count = opts.tokenizer ? (s: string) => opts.tokenizer!.encode(s).length : charTokens;
@@ -253,7 +257,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

@@ -320,18 +320,22 @@ export function guessEdits(path: string, before: string, after: string, n: numbe
 }
 
 /**
- * Guess and check in the order a reader can follow (bc.expertGuessOrder = list): the file's once-occurring
- * operators and numbers (onceTokens, file order, what agent.viewHints lists) that come before the one the
- * fix changes, each changed to a same-kind replacement, at most `n`. Every guess's OLD is then the first
- * candidate not yet tried: one answer for the context, not a choice among candidates (docs/learning.md,
- * finding 27). None when the fix is not a one-token sub of a listed candidate.
+ * Guess and check in the order a reader can follow (bc.expertGuessOrder = list or last): the file's
+ * once-occurring operators and numbers (onceTokens, file order, what agent.viewHints lists), each changed to
+ * a same-kind replacement, at most `n`. list: the ones before the fix's, first to last; every guess's OLD is
+ * then the first candidate not yet tried, one answer for the context, not a choice among candidates
+ * (docs/learning.md, finding 27). last: the ones after the fix's, last to first; every guess's OLD is then
+ * the last candidate not yet tried, the token just before the action when a list ends the observation (a
+ * copy at a fixed distance, which micro learns several times faster than the list's first, finding 29).
+ * None when the fix is not a one-token sub of a listed candidate.
  */
-export function orderedGuesses(before: string, after: string, n: number, rng: Rng): WrongEdit[] {
+export function orderedGuesses(before: string, after: string, n: number, rng: Rng, from: 'first' | 'last' = 'first'): WrongEdit[] {
   const fix = subBetween(before, after);
   const once = onceTokens(before);
   const at = fix ? once.indexOf(fix.old) : -1;
-  if (n <= 0 || at <= 0) return [];
-  return once.slice(0, Math.min(at, n)).flatMap((from) => {
+  if (n <= 0 || at < 0) return [];
+  const tries = from === 'first' ? once.slice(0, at) : once.slice(at + 1).reverse();
+  return tries.slice(0, n).flatMap((from) => {
     const to = replacementFor(from, rng);
     const i = before.indexOf(from);
     if (to === undefined) return [];

@@ -183,8 +183,9 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       if (guesses > 0 && g === 0) {
         const grng = new Rng(rng.int(2 ** 31));
         const fixed = applyChanges(fp.before, fp.after, group);
-        // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order.
-        const tries = guessOrder === 'list' ? orderedGuesses(current, fixed, guesses, grng) : guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng);
+        // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order;
+        // last: every candidate after the bug's, from the list's end.
+        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder === 'list' ? 'first' : 'last');
         for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
@@ -269,7 +270,7 @@ export interface ExpertOptions {
   guessOrder?: GuessOrder;
 }
 
-export type GuessOrder = 'random' | 'list';
+export type GuessOrder = 'random' | 'list' | 'last';
 
 export class ExpertPolicy implements Policy {
   readonly name: string;
@@ -289,7 +290,7 @@ export class ExpertPolicy implements Policy {
     this.guesses = opts.guesses ?? 0;
     this.guessOrder = opts.guessOrder ?? 'random';
     if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : ''}` : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : this.guessOrder === 'last' ? " from the list's end" : ''}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {

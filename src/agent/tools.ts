@@ -28,6 +28,11 @@ export interface ToolContext {
   subHints?: boolean;
   /** A view of a whole file ends with its once-occurring operators and numbers (agent.viewHints). */
   viewHints?: boolean;
+  /** An undo's observation ends with the file's once-occurring operators and numbers that no sub has named
+   *  in this episode (agent.triedHints); needs `tried`. */
+  triedHints?: boolean;
+  /** The OLD text of every sub that changed a file, in order, kept by the episode (agent.triedHints). */
+  tried?: string[];
   /** What each file change replaced (its path and former text, null for a created file), latest
    *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
   history?: { path: string; text: string | null }[];
@@ -246,6 +251,7 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
   const broken = syntaxError(path, result);
   if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}`);
   await write(ctx, path, result, text);
+  ctx.tried?.push(c.old);
   return ok(`edited ${path} (line ${n}); the new text with its neighbours:\n${numbered(next.map(clip), n - 3, n)}`, path);
 }
 
@@ -255,7 +261,11 @@ async function undo(ctx: ToolContext): Promise<ToolResult> {
   if (last.text === null) await ctx.sandbox.deleteFile(last.path);
   else await ctx.sandbox.writeFile(last.path, last.text);
   const lines = splitLines(last.text ?? '');
-  return ok(last.text === null ? `undone: ${last.path} removed again` : `undone: ${last.path} is back as it was (${lines.length} lines)`, last.path);
+  if (last.text === null) return ok(`undone: ${last.path} removed again`, last.path);
+  // Guess and check: the candidates left, so the next guess is the first of the last list, not one of the
+  // view's many (docs/learning.md, finding 27).
+  const left = ctx.triedHints && ctx.tried ? onceTokens(last.text).filter((t) => !ctx.tried!.includes(t)) : [];
+  return ok(`undone: ${last.path} is back as it was (${lines.length} lines)${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, last.path);
 }
 
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {

@@ -18,6 +18,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     testReport: c.agent.testReport,
     subHints: c.agent.subHints,
     viewHints: c.agent.viewHints,
+    triedHints: c.agent.triedHints,
     overlap: c.agent.overlap === true,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,

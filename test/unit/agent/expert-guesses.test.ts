@@ -2,8 +2,10 @@
 // each tested and undone, and those turns are imitated (no no_train mark). The guesses are plausible
 // (mutations of the kinds the task world makes), never the fix itself, and seeded. In list order
 // (bc.expertGuessOrder = list) they are the file's once-occurring candidates before the bug's, in file
-// order, so each guess names the first candidate not yet tried. Episodes run on bundled level-0 tasks in
-// real node sandboxes, with the sub edit command and the bare style.
+// order, so each guess names the first candidate not yet tried; from the list's end (last) they are the ones
+// after the bug's, last first, so with agent.triedHints each guess names the last token of the observation
+// before it. Episodes run on bundled level-0 tasks in real node sandboxes, with the sub edit command and the
+// bare style.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEpisodes } from '../../../src/agent/episode.ts';
@@ -86,6 +88,48 @@ describe('guesses in list order', () => {
     }
     expect(listedSome).toBe(true);
     expect(new ExpertPolicy({ guesses: 2, guessOrder: 'list', style: 'bare', editCommand: 'sub' }).name).toBe('expert(noise=0, bare, sub, guesses ≤ 2 in list order)');
+  });
+});
+
+describe("guesses from the list's end", () => {
+  it("are the once-occurring candidates after the bug's, last first, each changed once, at most N", () => {
+    let some = 0;
+    for (const task of tasks) {
+      const [fp] = goldPlan(task);
+      if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
+      const fix = subBetween(fp.before, fp.after);
+      const once = onceTokens(fp.before);
+      const at = fix ? once.indexOf(fix.old) : -1;
+      const gs = orderedGuesses(fp.before, fp.after, 8, new Rng(7), 'last');
+      if (at < 0 || at === once.length - 1) {
+        expect(gs).toEqual([]); // no candidate, or the bug's is the last: nothing to try first
+        continue;
+      }
+      some++;
+      expect(gs.map((g) => g.from)).toEqual(once.slice(at + 1).reverse().slice(0, 8).filter((x) => x !== '!'));
+      for (const g of gs) expect(g.text).toBe(fp.before.replace(g.from, g.to));
+      expect(orderedGuesses(fp.before, fp.after, 2, new Rng(7), 'last').map((g) => g.from)).toEqual(gs.slice(0, 2).map((g) => g.from).filter((x) => x !== '!'));
+    }
+    expect(some).toBeGreaterThan(2);
+  });
+  it('with agent.triedHints an expert names the last token of the observation before each guess', { timeout: 120_000 }, async () => {
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true }), { sandbox: 'node' });
+    const ts = await runEpisodes(tasks.map((task) => ({ task, seed: 1 })), new ExpertPolicy({ guesses: 8, guessOrder: 'last', style: 'bare', editCommand: 'sub' }), createNodeSandbox, o);
+    let guessed = 0;
+    for (const t of ts) {
+      expect(t.reward.tests, t.task_id).toBe(1);
+      t.turns.forEach((turn, i) => {
+        if (turn.command?.name !== 'sub' || i === 0) return;
+        const before = t.turns[i - 1]!;
+        if (before.command?.name !== 'undo' && before.command?.name !== 'view') return;
+        const last = before.observation.split(/\s/).at(-1);
+        const isFix = t.turns.slice(i + 1).every((x) => x.command?.name !== 'undo');
+        if (!isFix || last === (turn.command as { old: string }).old) expect((turn.command as { old: string }).old, t.task_id).toBe(last);
+        if (!isFix) guessed++;
+      });
+    }
+    expect(guessed).toBeGreaterThan(2);
+    expect(new ExpertPolicy({ guesses: 2, guessOrder: 'last', style: 'bare', editCommand: 'sub' }).name).toBe("expert(noise=0, bare, sub, guesses ≤ 2 from the list's end)");
   });
 });
 

@@ -1,8 +1,8 @@
 // The smallest edit command, sub [PATH] [LINE] OLD NEW (text that occurs once in the file, or once on the
 // named line, becomes other text), and undo: parsing and round trips, the tool's refusals (absent,
 // ambiguous with the lines named, past the end, breaking the syntax), undo of every kind of change,
-// the candidate hints (agent.subHints after a refusal, agent.viewHints after a whole-file view), and the
-// experts' choice of the shortest unique OLD.
+// the candidate hints (agent.subHints after a refusal, agent.viewHints after a whole-file view, agent.triedHints
+// after an undo), and the experts' choice of the shortest unique OLD.
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
@@ -93,6 +93,21 @@ describe('sub and undo: the tool', () => {
     expect(whole.slice(1, -1)).toEqual((await runTool(ctx(), { name: 'view', path: 'src/f.js' })).observation.split('\n').slice(1)); // the lines as without it
     expect((await runTool(c, { name: 'view', path: 'src/f.js', start: 2, end: 4 })).observation).not.toMatch(/occur once/);
     expect((await runTool(ctx(), { name: 'view', path: 'src/f.js' })).observation).not.toMatch(/occur once/); // off by default
+  });
+  it('with agent.triedHints, an undo lists the once-occurring candidates no sub has named yet, in file order', async () => {
+    const c = { ...ctx(), triedHints: true, tried: [] as string[] };
+    await runTool(c, { name: 'sub', old: '++', new: '--' });
+    expect(c.tried).toEqual(['++']);
+    expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)\nnot yet tried: <= +=');
+    await runTool(c, { name: 'sub', old: '===', new: '!==' }); // refused: not in the file, so not tried
+    await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)\nnot yet tried: +=');
+    await runTool(c, { name: 'sub', old: '+=', new: '-=' });
+    expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // none left: no list
+    expect(c.tried).toEqual(['++', '<=', '+=']);
+    const off = ctx();
+    await runTool(off, { name: 'sub', old: '++', new: '--' });
+    expect((await runTool(off, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // off by default
   });
   it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
     const c = ctx();
