@@ -21,7 +21,7 @@ const LIST = /(?:occur once|not yet tried): (.*)$/;
 type Where = 'first listed' | 'last listed' | 'other listed' | 'not listed' | 'no list seen';
 const where = (old: string, list: string[] | undefined): Where =>
   !list ? 'no list seen' : list[0] === old ? 'first listed' : list.at(-1) === old ? 'last listed' : list.includes(old) ? 'other listed' : 'not listed';
-const count = <K extends string>(m: Map<K, number>, k: K, by = 1) => m.set(k, (m.get(k) ?? 0) + by);
+const count = <K,>(m: Map<K, number>, k: K, by = 1) => m.set(k, (m.get(k) ?? 0) + by);
 
 let episodes = 0, solved = 0, applied = 0, refused = 0;
 const firstSub = new Map<Where, number>(), guesses = new Map<Where, number>(), commands = new Map<string, number>();

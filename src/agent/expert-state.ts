@@ -6,18 +6,22 @@
 //   the repository matches the gold fix → run the tests, then submit once a run passed;
 //   a file differs and was not read whole since it last changed → view it;
 //   else → the bottom-most `edit` (or SEARCH/REPLACE) that takes it toward the gold file.
+// With guesses (bc.daggerGuesses) it also carries on guess and check as the scripted expert plays it: while
+// fewer than N changes have been undone and the fix's token is not next in the order, the next untried
+// once-occurring candidate is changed (sub), tested and undone (the fix comes when it is next, or after N).
 // Stateless: every call derives its answer from the task and the turns so far.
+import { Rng } from '../random.ts';
 import { MemorySandbox } from '../sandbox/memory.ts';
 import { applyDiff } from '../sandbox/patch.ts';
 import type { FileMap } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import { splitLines } from './edits.ts';
-import { fixCommands, lineChanges, lineEditsBetween } from './expert-plan.ts';
+import { fixCommands, lineChanges, lineEditsBetween, subBetween } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
-import type { ExpertStyle } from './expert.ts';
+import { hash, type ExpertStyle, type GuessOrder } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
-import { runTool } from './tools.ts';
+import { nameable, onceTokens, replacementFor, runTool } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
 const CHANGES = new Set(['edit', 'sub', 'undo', 'replace', 'create']);
@@ -46,6 +50,16 @@ async function replay(task: Task, turns: readonly TurnRecord[]): Promise<{ files
 /** Changed lines between two texts (how far a file is from the gold one). */
 const distance = (a: string | undefined, b: string | undefined) => (a === undefined || b === undefined ? Infinity : lineChanges(a, b).reduce((n, c) => n + Math.max(c.aEnd - c.aStart, c.bEnd - c.bStart), 0));
 
+/** Characters between the common head and tail of two texts (how far a one-token change took a file). */
+function spread(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return Infinity;
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return Math.max(a.length, b.length) - head - tail;
+}
+
 const passed = (t: TurnRecord | undefined) => t?.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
 
 /** Was `path` shown whole (a view without a range, or one covering every line) after it last changed? */
@@ -59,8 +73,14 @@ function readSinceChange(turns: readonly TurnRecord[], path: string, lines: numb
   return false;
 }
 
+/** Guess and check from any state: at most `n` guesses (changes undone), in the scripted expert's order. */
+export interface StateGuesses {
+  n: number;
+  order: Exclude<GuessOrder, 'random'>;
+}
+
 /** The next turn's text for `task` after `turns` (terse reasoning, one command). */
-export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind, style: ExpertStyle = 'terse'): Promise<string> {
+export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], editCommand: EditCommandKind, style: ExpertStyle = 'terse', guesses?: StateGuesses): Promise<string> {
   const { files, history } = await replay(task, turns);
   const gold = applyDiff(task.files, task.patch).files;
   const sources = Object.keys(task.files).filter((p) => /\.[cm]?js$/.test(p) && !task.test_files.includes(p) && !/(^|\/)tests?\//.test(p));
@@ -71,14 +91,20 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   };
   const say = (reason: string, c: Command) => (style === 'bare' ? formatCommand(bare(c)) : `${reason}\n${formatCommand(c)}`);
   const differs = Object.keys(gold).filter((p) => files[p] !== gold[p]).sort((a, b) => Number(task.test_files.includes(a)) - Number(task.test_files.includes(b)));
-  if (differs.length === 0) {
+  // A guess that passes the tests is a fix too (another form of it): the scripted expert submits it.
+  if (differs.length === 0 || (guesses && passed(turns.at(-1)))) {
     return passed(turns.at(-1)) ? say('Tests pass. Submit.', { name: 'submit' }) : say('Run the tests.', { name: 'run_tests' });
   }
   const path = differs[0]!;
   const now = files[path];
   // With sub, a last change that took a file further from the fix is taken back first.
   const lastChange = history.at(-1);
-  if (editCommand === 'sub' && lastChange && lastChange.text !== null && distance(lastChange.text, gold[lastChange.path]) < distance(files[lastChange.path], gold[lastChange.path])) {
+  // Guessing, a wrong guess is on the bug's own line as often as not, which the line count cannot see.
+  const far = guesses ? spread : distance;
+  if (editCommand === 'sub' && lastChange && lastChange.text !== null && far(lastChange.text, gold[lastChange.path]) < far(files[lastChange.path], gold[lastChange.path])) {
+    // Guessing, a change is tested before it is taken back (as the scripted expert does).
+    const last = turns.at(-1);
+    if (guesses && last?.command?.name === 'sub' && last.status === 'ok') return say('Test it.', { name: 'run_tests' });
     return say('Not that; try again.', { name: 'undo' });
   }
   if (now === undefined) return say(`Create ${path}.`, { name: 'create', path, content: gold[path]! });
@@ -93,8 +119,29 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   }
   const cmds = fixCommands(editCommand, path, now, gold[path]!);
   const c = cmds?.[0];
+  const fix = guesses && c?.name === 'sub' ? subBetween(now, gold[path]!) : undefined;
+  if (guesses && fix) {
+    const guess = nextGuess(task, turns, now, fix.old, guesses);
+    if (guess) return say(`Try ${guess.old}.`, { name: 'sub', old: guess.old, new: guess.new });
+  }
   if (!c) return say(`Rewrite ${path}.`, { name: 'create', path, content: gold[path]! });
   return say(c.name === 'sub' ? `Fix line ${c.line}.` : c.name === 'edit' ? `Fix line ${c.start}.` : `Edit ${path}.`, c);
+}
+
+/** The guess to make in `now` before the fix (whose one-token OLD is `fixOld`, subBetween's), or none: the untried once-occurring
+ *  candidate that comes next in the order (the list's first or last; one without a replacement is skipped),
+ *  unless it is the fix's or `n` changes have been undone already. Seeded by the task and the turn. */
+function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fixOld: string, g: StateGuesses): { old: string; new: string } | undefined {
+  const undone = turns.filter((t) => t.command?.name === 'undo' && t.status === 'ok').length;
+  if (undone >= g.n) return undefined;
+  // Named by any sub, applied or refused (a guess that would break the syntax is not made twice).
+  const tried = new Set(turns.flatMap((t) => (t.command?.name === 'sub' ? [t.command.old] : [])));
+  const left = onceTokens(now).filter((t) => !tried.has(t) && (t === fixOld || nameable(t)));
+  if (!left.includes(fixOld)) return undefined; // the fix names no listed candidate: no order to follow
+  const next = g.order === 'list' ? left[0]! : left.at(-1)!;
+  if (next === fixOld) return undefined;
+  const to = replacementFor(next, new Rng((hash(task.instance_id) ^ Math.imul(turns.length + 1, 0x9e3779b1)) >>> 0));
+  return to === undefined ? undefined : { old: next, new: to };
 }
 
 /** The state expert as a policy (it can start from any point of an episode). */
@@ -104,11 +151,12 @@ export class StateExpertPolicy implements Policy {
   constructor(
     readonly editCommand: EditCommandKind = 'edit',
     readonly style: ExpertStyle = 'terse',
+    readonly guesses?: StateGuesses,
   ) {
-    this.name = `state-expert(${editCommand}, ${style})`;
+    this.name = `state-expert(${editCommand}, ${style}${guesses ? `, guesses ≤ ${guesses.n} from the list's ${guesses.order === 'list' ? 'start' : 'end'}` : ''})`;
   }
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
-    return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand, this.style), finish: 'stop' as const })));
+    return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand, this.style, this.guesses), finish: 'stop' as const })));
   }
 }
 

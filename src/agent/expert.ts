@@ -86,7 +86,7 @@ const TERSE: Record<Key, string> = {
 export type ExpertStyle = 'full' | 'terse' | 'bare';
 
 /** FNV-1a of a string: the task's part of the episode's seed. */
-function hash(s: string): number {
+export function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;

@@ -77,6 +77,7 @@ export const FIELDS = [
   f('bc.daggerRounds', 'int', 0, 'DAgger rounds after cloning: the model plays the first turns of training episodes, the state expert takes over from wherever it got (its recovery is trained, the model turns are not), and cloning continues on the aggregate', { min: 0, max: 100 }),
   f('bc.daggerEpisodes', 'int', 128, 'episodes per DAgger round', { min: 1, max: 1e6 }),
   f('bc.daggerMaxSwitch', 'int', 4, 'the model plays 1 to this many turns of a DAgger episode before the expert takes over (uniform)', { min: 1, max: 400 }),
+  f('bc.daggerGuesses', 'bool', false, "DAgger's expert carries on guess and check from the state the model left (bc.expertGuesses in bc.expertGuessOrder, list or last: the next untried candidate, tested and undone, until the fix's is next), instead of fixing at once, which teaches a choice among candidates the guessing demonstrations avoid", {}),
   f('bc.daggerTemperature', 'number', 1, 'sampling temperature of the model in DAgger roll-ins', { min: 0, max: 10 }),
   f('bc.daggerEpochs', 'int', 1, 'epochs over the aggregate (expert + DAgger episodes) after each DAgger round', { min: 1, max: 100 }),
   f('rft.tasks', 'int', 0, 'training tasks RFT samples (a seeded draw; 0: every training task)', { min: 0, max: 1e6 }),
@@ -208,6 +209,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   const n = (p: string) => c.get(p) as number;
   if (n('reward.lengthThreshold') >= n('agent.maxTurns')) {
     throw new ConfigError(`reward.lengthThreshold (${n('reward.lengthThreshold')}) must be below agent.maxTurns (${n('agent.maxTurns')})`);
+  }
+  if (c.get('bc.daggerGuesses') === true && (n('bc.expertGuesses') <= 0 || c.get('bc.expertGuessOrder') === 'random')) {
+    throw new ConfigError(`bc.daggerGuesses carries on the expert's guesses in their order, but bc.expertGuesses is ${n('bc.expertGuesses')} and bc.expertGuessOrder ${String(c.get('bc.expertGuessOrder'))}: set bc.expertGuesses above 0 and bc.expertGuessOrder to list or last, or bc.daggerGuesses=false`);
   }
   const phases = String(c.get('run.phases')).split(',').map((s) => s.trim());
   for (const p of phases) if (!['base', 'rft', 'dapo'].includes(p)) throw new ConfigError(`run.phases: unknown phase "${p}" (allowed: base, rft, dapo)`);

@@ -1,10 +1,14 @@
 // The state expert (DAgger's labeller): from any state an episode reaches (the start, after a wrong edit,
 // after an edit of the tests) it replays the episode's edits and finishes the fix; the takeover policy
-// lets a student play the first turns, marks them not to imitate, and hands the episode over.
+// lets a student play the first turns, marks them not to imitate, and hands the episode over. With guesses
+// (bc.daggerGuesses) it plays guess and check as the scripted expert does, from the start or after a student's
+// own guess.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
-import { runEpisode } from '../../../src/agent/episode.ts';
+import { runEpisode, runEpisodes } from '../../../src/agent/episode.ts';
+import { ExpertPolicy } from '../../../src/agent/expert.ts';
+import { onceTokens } from '../../../src/agent/tools.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { replayState, StateExpertPolicy, TakeoverPolicy } from '../../../src/agent/expert-state.ts';
 import type { Policy } from '../../../src/agent/policy.ts';
@@ -13,6 +17,7 @@ import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import { FUNCTION_WORLD_DEFAULTS, level0Tasks, level1Tasks } from '../../../src/tasks/build-functions.ts';
 import { checkFunction } from '../../../src/tasks/functions-oracle.node.ts';
 import { parseCorpusFile } from '../../../src/tasks/functions.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
 
 const checked = parseCorpusFile('sample', readFileSync('test/fixtures/functions/sample.js', 'utf8')).functions.map((fn) => {
   const r = checkFunction(fn);
@@ -71,4 +76,42 @@ describe('state expert', () => {
     expect(t.turns.map((x) => x.command!.name)).toEqual(['create', 'run_tests', 'submit']);
     expect(t.reward.tests).toBe(1);
   }, 30_000);
+});
+
+describe('state expert with guesses (bc.daggerGuesses)', () => {
+  const FILE = 'public/tasks/level0/val.jsonl';
+  const tasks = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks.filter((_, i) => i % 25 === 0); // 13 functions
+  const subOpts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true }), { sandbox: 'node' });
+  const olds = (t: { turns: readonly { command?: Command | null }[] }) => t.turns.flatMap((x) => (x.command?.name === 'sub' ? [x.command.old] : []));
+  it("from the start, names the scripted expert's guesses in its order (both ends), tests and undoes each, then fixes", { timeout: 180_000 }, async () => {
+    for (const order of ['list', 'last'] as const) {
+      const specs = tasks.map((task) => ({ task, seed: 1 }));
+      const scripted = await runEpisodes(specs, new ExpertPolicy({ guesses: 3, guessOrder: order, style: 'bare', editCommand: 'sub' }), createNodeSandbox, subOpts);
+      const state = await runEpisodes(specs, new StateExpertPolicy('sub', 'bare', { n: 3, order }), createNodeSandbox, subOpts);
+      let guessed = 0;
+      state.forEach((t, i) => {
+        expect(t.reward.tests, t.task_id).toBe(1);
+        expect(olds(t).slice(0, -1), `${order} ${t.task_id}`).toEqual(olds(scripted[i]!).slice(0, -1)); // the guesses (the fix may be worded apart)
+        const names = t.turns.map((x) => x.command!.name);
+        const k = names.filter((n) => n === 'undo').length;
+        guessed += k;
+        for (let j = 0; j < k; j++) expect(names.slice(2 + 3 * j, 4 + 3 * j)).toEqual(['run_tests', 'undo']);
+      });
+      expect(guessed).toBeGreaterThan(2);
+    }
+  });
+  it("takes over after a student's own guess: tests it, undoes it, and does not try it again", { timeout: 60_000 }, async () => {
+    // A task whose first listed candidate (the student's guess) is not the fix's.
+    const source = (task: (typeof tasks)[number]) => Object.keys(task.files).find((p) => p.startsWith('src/'))!;
+    const task = tasks.find((t) => {
+      const l = onceTokens(t.files[source(t)]!);
+      return l.length >= 3 && l[0] !== '!' && !t.patch.includes(`-${t.files[source(t)]!.split('\n').find((x) => x.includes(l[0]!))}`);
+    })!;
+    const listed = onceTokens(task.files[source(task)]!);
+    const student: Policy = { name: 'guesser', version: 0, act: async (states) => states.map((s) => ({ text: s.turns.length === 0 ? formatCommand({ name: 'view' }) : formatCommand({ name: 'sub', old: listed[0]!, new: listed[0] === '1' ? '2' : '1' }) })) };
+    const t = await runEpisode(task, new TakeoverPolicy(student, new StateExpertPolicy('sub', 'bare', { n: 3, order: 'last' }), () => 2), createNodeSandbox, subOpts);
+    expect(t.reward.tests).toBe(1);
+    if (t.turns[1]!.status === 'ok') expect(t.turns.slice(2, 4).map((x) => x.command!.name)).toEqual(['run_tests', 'undo']);
+    expect(olds(t).slice(1)).not.toContain(listed[0]); // the student's guess is not made again
+  });
 });

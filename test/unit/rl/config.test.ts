@@ -28,6 +28,9 @@ describe('run config', () => {
   it('checks fields against each other', () => {
     expect(() => resolveConfig({ 'agent.maxTurns': 8 })).toThrow(/lengthThreshold \(10\) must be below agent.maxTurns \(8\)/);
     expect(() => resolveConfig({ 'run.phases': 'base,ppo' })).toThrow(/unknown phase "ppo"/);
+    expect(() => resolveConfig({ 'bc.daggerGuesses': true })).toThrow(/bc.daggerGuesses .* bc.expertGuesses is 0 .* set bc.expertGuesses above 0/);
+    expect(() => resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3 })).toThrow(/bc.expertGuessOrder random/);
+    expect(resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3, 'bc.expertGuessOrder': 'last' }).bc.daggerGuesses).toBe(true);
   });
   it('documents every field with a default inside its own range', () => {
     for (const f of FIELDS) {
