@@ -72,6 +72,7 @@ export const FIELDS = [
   f('bc.expertGuessOrder', 'string', 'random', "which guesses bc.expertGuesses makes: random (0 to N one-token changes of any kind) or list (every once-occurring operator and number before the bug's, in file order, as agent.viewHints lists them: each guess names the first candidate not yet tried, one answer a small model can copy) or last (every one after the bug's, from the list's end: each guess names the last candidate not yet tried, the token just before the action when the list ends the observation, a copy at a fixed distance)", { choices: ['random', 'list', 'last'] }),
   f('bc.contextLoss', 'number', 0, "weight of a language-model loss on the environment's text (the issue, every observation: the files viewed, the test reports) beside the action tokens' in behaviour cloning and DAgger; a from-scratch model that is trained on its ~40 action tokens alone sees ~10× fewer targets an episode and never models the code it must copy from (0: action tokens only)", { min: 0, max: 1 }),
   f('bc.copyDrills', 'int', 0, "copy drills mixed into behaviour cloning: an expert episode cut after its view, then `sub X Y` with X drawn uniformly from the operators and numbers that occur once in the viewed file, so that only reading the file predicts it (src/rl/drills.ts; agent.editCommand sub)", { min: 0, max: 1e6 }),
+  f('bc.copyDrillPick', 'string', 'uniform', "which candidate a copy drill names: uniform (any once-occurring operator or number of the viewed file), or the first or last of them as agent.viewHints lists them (the one answer a guess in bc.expertGuessOrder list or last copies)", { choices: ['uniform', 'first', 'last'] }),
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
 
   f('bc.daggerRounds', 'int', 0, 'DAgger rounds after cloning: the model plays the first turns of training episodes, the state expert takes over from wherever it got (its recovery is trained, the model turns are not), and cloning continues on the aggregate', { min: 0, max: 100 }),
@@ -212,6 +213,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   }
   if (c.get('bc.daggerGuesses') === true && (n('bc.expertGuesses') <= 0 || c.get('bc.expertGuessOrder') === 'random')) {
     throw new ConfigError(`bc.daggerGuesses carries on the expert's guesses in their order, but bc.expertGuesses is ${n('bc.expertGuesses')} and bc.expertGuessOrder ${String(c.get('bc.expertGuessOrder'))}: set bc.expertGuesses above 0 and bc.expertGuessOrder to list or last, or bc.daggerGuesses=false`);
+  }
+  if (c.get('bc.copyDrillPick') !== 'uniform' && c.get('agent.viewHints') !== true) {
+    throw new ConfigError(`bc.copyDrillPick ${String(c.get('bc.copyDrillPick'))} drills a copy from the view's candidate list, which only agent.viewHints shows: set agent.viewHints=true or bc.copyDrillPick=uniform`);
   }
   const phases = String(c.get('run.phases')).split(',').map((s) => s.trim());
   for (const p of phases) if (!['base', 'rft', 'dapo'].includes(p)) throw new ConfigError(`run.phases: unknown phase "${p}" (allowed: base, rft, dapo)`);

@@ -4,6 +4,9 @@
 // `sub X Y` where X is drawn uniformly from the operators and numbers that occur once in the viewed
 // file (what `sub` can name; the bug's token is one of them) and Y is a same-kind replacement. The
 // prior over bug tokens cannot predict a uniform draw from the file; only reading the file can.
+// bc.copyDrillPick = first or last: X is instead the first or the last of those candidates as the view's
+// list (agent.viewHints) names them, the single answer a guess in that order copies (a drill is skipped
+// when that one has no replacement).
 // Loss on that turn alone (the context is the episode's, unchanged).
 import { nameable, onceTokens, replacementFor } from '../agent/tools.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -20,7 +23,9 @@ interface Encoder {
  * successful whole-file `view` as its first turn, or whose file has no candidate, is skipped).
  * Deterministic in (ts, tasks, seed).
  */
-export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number): EpisodeTokens[] {
+export type DrillPick = 'uniform' | 'first' | 'last';
+
+export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number, pick: DrillPick = 'uniform'): EpisodeTokens[] {
   const rng = new Rng(seed);
   const usable = ts.flatMap((t) => {
     const view = t.turns[0];
@@ -29,7 +34,9 @@ export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string,
     const path = view?.file;
     const text = path ? tasks.get(t.task_id)?.files[path] : undefined;
     if (view?.command?.name !== 'view' || view.status !== 'ok' || !obs || !act || text === undefined) return [];
-    const candidates = onceTokens(text).filter((x) => nameable(x) && view.observation.includes(x));
+    const once = onceTokens(text);
+    const listed = pick === 'first' ? once.slice(0, 1) : pick === 'last' ? once.slice(-1) : once;
+    const candidates = listed.filter((x) => nameable(x) && view.observation.includes(x));
     return candidates.length ? [{ t, ids: t.tokens!.ids.slice(0, obs.end), eot: t.tokens!.ids[act.end - 1]!, candidates }] : [];
   });
   if (!usable.length) throw new Error('copy drills: no expert episode opens with a view of a file that has an operator or number to name');

@@ -23,7 +23,7 @@ import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { AdamW } from './optimizer.ts';
-import { copyDrills } from './drills.ts';
+import { copyDrills, type DrillPick } from './drills.ts';
 import { packEpisodes, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
 import { cosineWithWarmup } from './schedule.ts';
@@ -203,7 +203,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const contextLoss = cfg.bc.contextLoss > 0, contextWeight = cfg.bc.contextLoss;
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss }));
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
-  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, new Map(ctx.train.map((t) => [t.instance_id, t])), ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills')) : [];
+  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, new Map(ctx.train.map((t) => [t.instance_id, t])), ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick) : [];
   let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base', contextWeight });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand;

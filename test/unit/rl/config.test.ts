@@ -31,6 +31,7 @@ describe('run config', () => {
     expect(() => resolveConfig({ 'bc.daggerGuesses': true })).toThrow(/bc.daggerGuesses .* bc.expertGuesses is 0 .* set bc.expertGuesses above 0/);
     expect(() => resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3 })).toThrow(/bc.expertGuessOrder random/);
     expect(resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3, 'bc.expertGuessOrder': 'last' }).bc.daggerGuesses).toBe(true);
+    expect(() => resolveConfig({ 'bc.copyDrillPick': 'last' })).toThrow(/only agent.viewHints shows: set agent.viewHints=true/);
   });
   it('documents every field with a default inside its own range', () => {
     for (const f of FIELDS) {

@@ -1,6 +1,7 @@
 // Copy drills (bc.copyDrills): each is an expert episode cut after its view plus one `sub X Y` turn whose
 // X is a once-occurring operator or number of the viewed file (visible in the view), trained alone;
-// seeded and deterministic; the draws spread over the file's candidates. Real expert episodes on
+// seeded and deterministic; the draws spread over the file's candidates, or name the list's first or last
+// (bc.copyDrillPick). Real expert episodes on
 // level-0 val tasks in a node sandbox, rendered with a BPE tokenizer trained on them.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +60,16 @@ describe('copy drills', () => {
     }
     // Uniform over each file's candidates: 60 draws over 3 files name more than one token per file.
     expect([...named.values()].every((s) => s.size > 1)).toBe(true);
+    // first / last (bc.copyDrillPick): always the list's first or last candidate of the drill's file.
+    for (const pick of ['first', 'last'] as const) {
+      const picked = copyDrills(ts, byId, tokenizer, 12, 7, pick);
+      expect(picked).toHaveLength(12);
+      for (const d of picked) {
+        const t = ts.find((x) => x.tokens!.ids.slice(0, d.mask.indexOf(1)).every((id, i) => d.ids[i] === id) && d.mask.indexOf(1) === x.tokens!.segments.find((s) => s.kind === 'observation' && s.turn === 0)!.end)!;
+        const once = onceTokens(byId.get(t.task_id)!.files[t.turns[0]!.file!]!);
+        const x = /^```command\nsub (\S+) /.exec(tokenizer.decode(d.ids.slice(d.mask.indexOf(1), -1)))![1];
+        expect(x, `${pick} ${t.task_id}`).toBe(pick === 'first' ? once[0] : once.at(-1));
+      }
+    }
   });
 });
