@@ -128,9 +128,10 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   return say(c.name === 'sub' ? `Fix line ${c.line}.` : c.name === 'edit' ? `Fix line ${c.start}.` : `Edit ${path}.`, c);
 }
 
-/** The guess to make in `now` before the fix (whose one-token OLD is `fixOld`, subBetween's), or none: the untried once-occurring
- *  candidate that comes next in the order (the list's first or last; one without a replacement is skipped),
- *  unless it is the fix's or `n` changes have been undone already. Seeded by the task and the turn. */
+/** The guess to make in `now` before the fix (whose one-token OLD is `fixOld`, subBetween's), or none: the
+ *  untried once-occurring candidate that comes next in the order (the list's first or last; one without a
+ *  replacement is skipped), unless it is the fix's, the fix's was tried already, or `n` changes have been
+ *  undone. Seeded by the task and the turn. */
 function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fixOld: string, g: StateGuesses): { old: string; new: string } | undefined {
   const undone = turns.filter((t) => t.command?.name === 'undo' && t.status === 'ok').length;
   if (undone >= g.n) return undefined;
