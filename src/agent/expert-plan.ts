@@ -319,23 +319,31 @@ export function guessEdits(path: string, before: string, after: string, n: numbe
   return out;
 }
 
+/** Guess and check in a listed order (bc.expertGuessOrder): list, from the list's first; last, from its end. */
+export type ListOrder = 'list' | 'last';
+
 /**
- * Guess and check in the order a reader can follow (bc.expertGuessOrder = list or last): the file's
- * once-occurring operators and numbers (onceTokens, file order, what agent.viewHints lists), each changed to
- * a same-kind replacement, at most `n`. list: the ones before the fix's, first to last; every guess's OLD is
- * then the first candidate not yet tried, one answer for the context, not a choice among candidates
- * (docs/learning.md, finding 27). last: the ones after the fix's, last to first; every guess's OLD is then
- * the last candidate not yet tried, the token just before the action when a list ends the observation (a
- * copy at a fixed distance, which micro learns several times faster than the list's first, finding 29).
- * None when the fix is not a one-token sub of a listed candidate.
+ * The candidates to try before the fix's, in the order guessed: `listed` (once-occurring operators and
+ * numbers, file order, as agent.viewHints lists them) before `fixOld` first to last (list), or after it last
+ * to first (last). Empty when `fixOld` is not listed. The next guess is then always the list's first or last
+ * candidate not yet tried: one answer for the context, not a choice among candidates (docs/learning.md,
+ * findings 27 and 29).
  */
-export function orderedGuesses(before: string, after: string, n: number, rng: Rng, from: 'first' | 'last' = 'first'): WrongEdit[] {
+export function guessQueue(listed: readonly string[], fixOld: string, order: ListOrder): string[] {
+  const at = listed.indexOf(fixOld);
+  if (at < 0) return [];
+  return order === 'list' ? listed.slice(0, at) : listed.slice(at + 1).reverse();
+}
+
+/**
+ * The scripted expert's guesses in a listed order (guessQueue over the file's onceTokens), each changed to a
+ * same-kind replacement, at most `n` (a candidate without one is skipped). None when the fix is not a
+ * one-token sub of a listed candidate.
+ */
+export function orderedGuesses(before: string, after: string, n: number, rng: Rng, order: ListOrder = 'list'): WrongEdit[] {
   const fix = subBetween(before, after);
-  const once = onceTokens(before);
-  const at = fix ? once.indexOf(fix.old) : -1;
-  if (n <= 0 || at < 0) return [];
-  const tries = from === 'first' ? once.slice(0, at) : once.slice(at + 1).reverse();
-  return tries.slice(0, n).flatMap((from) => {
+  if (n <= 0 || !fix) return [];
+  return guessQueue(onceTokens(before), fix.old, order).slice(0, n).flatMap((from) => {
     const to = replacementFor(from, rng);
     const i = before.indexOf(from);
     if (to === undefined) return [];

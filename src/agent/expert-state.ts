@@ -17,9 +17,9 @@ import type { FileMap } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import { splitLines } from './edits.ts';
-import { fixCommands, lineChanges, lineEditsBetween, subBetween } from './expert-plan.ts';
+import { fixCommands, guessQueue, lineChanges, lineEditsBetween, subBetween, type ListOrder } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
-import { hash, type ExpertStyle, type GuessOrder } from './expert.ts';
+import { hash, type ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { nameable, onceTokens, replacementFor, runTool } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
@@ -76,7 +76,7 @@ function readSinceChange(turns: readonly TurnRecord[], path: string, lines: numb
 /** Guess and check from any state: at most `n` guesses (changes undone), in the scripted expert's order. */
 export interface StateGuesses {
   n: number;
-  order: Exclude<GuessOrder, 'random'>;
+  order: ListOrder;
 }
 
 /** The next turn's text for `task` after `turns` (terse reasoning, one command). */
@@ -138,9 +138,8 @@ function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fixOld
   // Named by any sub, applied or refused (a guess that would break the syntax is not made twice).
   const tried = new Set(turns.flatMap((t) => (t.command?.name === 'sub' ? [t.command.old] : [])));
   const left = onceTokens(now).filter((t) => !tried.has(t) && (t === fixOld || nameable(t)));
-  if (!left.includes(fixOld)) return undefined; // the fix names no listed candidate: no order to follow
-  const next = g.order === 'list' ? left[0]! : left.at(-1)!;
-  if (next === fixOld) return undefined;
+  const next = guessQueue(left, fixOld, g.order)[0];
+  if (next === undefined) return undefined;
   const to = replacementFor(next, new Rng((hash(task.instance_id) ^ Math.imul(turns.length + 1, 0x9e3779b1)) >>> 0));
   return to === undefined ? undefined : { old: next, new: to };
 }

@@ -12,7 +12,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, orderedGuesses, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, orderedGuesses, wrongEdit, type FilePlan, type ListOrder } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import type { TurnRecord } from './trajectory.ts';
 
@@ -185,7 +185,7 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
         const fixed = applyChanges(fp.before, fp.after, group);
         // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order;
         // last: every candidate after the bug's, from the list's end.
-        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder === 'list' ? 'first' : 'last');
+        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder);
         for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
@@ -266,11 +266,12 @@ export interface ExpertOptions {
   editCommand?: EditCommandKind;
   /** At most this many other one-token changes tried (tested, undone) before the fix; 0 to N, uniform. */
   guesses?: number;
-  /** Which: random (any one-token change) or list (the once-occurring candidates before the bug's, in file order). */
+  /** Which: random (any one-token change), list or last (the once-occurring candidates before the bug's in
+   *  file order, or after it from the list's end: guessQueue). */
   guessOrder?: GuessOrder;
 }
 
-export type GuessOrder = 'random' | 'list' | 'last';
+export type GuessOrder = 'random' | ListOrder;
 
 export class ExpertPolicy implements Policy {
   readonly name: string;

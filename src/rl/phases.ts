@@ -6,6 +6,7 @@
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
 import { ExpertPolicy, type GuessOrder } from '../agent/expert.ts';
+import type { ListOrder } from '../agent/expert-plan.ts';
 import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
 import { Timeline } from '../agent/timeline.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -211,7 +212,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
     const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
     const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
-    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle, cfg.bc.daggerGuesses ? { n: cfg.bc.expertGuesses, order: cfg.bc.expertGuessOrder as 'list' | 'last' } : undefined);
+    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle, cfg.bc.daggerGuesses ? { n: cfg.bc.expertGuesses, order: cfg.bc.expertGuessOrder as ListOrder } : undefined);
     const dts = await collect(
       dspecs,
       (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * rolloutBatch(cfg, 1) + (v.index ?? 0)) ?? 1),

@@ -45,15 +45,19 @@ describe('guess edits', () => {
   });
 });
 
+/** Each task's buggy file, its once-occurring candidates and where the fix's token is among them (-1: not). */
+const buggy = tasks.map((task) => {
+  const [fp] = goldPlan(task);
+  if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
+  const fix = subBetween(fp.before, fp.after);
+  const once = onceTokens(fp.before);
+  return { fp, once, at: fix ? once.indexOf(fix.old) : -1 };
+});
+
 describe('guesses in list order', () => {
   it("are the once-occurring candidates before the bug's, in file order, each changed once, at most N", () => {
     let some = 0;
-    for (const task of tasks) {
-      const [fp] = goldPlan(task);
-      if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
-      const fix = subBetween(fp.before, fp.after);
-      const once = onceTokens(fp.before);
-      const at = fix ? once.indexOf(fix.old) : -1;
+    for (const { fp, once, at } of buggy) {
       const gs = orderedGuesses(fp.before, fp.after, 8, new Rng(7));
       if (at <= 0) {
         expect(gs).toEqual([]); // the bug's token is the first candidate, or no candidate: nothing to try first
@@ -94,12 +98,7 @@ describe('guesses in list order', () => {
 describe("guesses from the list's end", () => {
   it("are the once-occurring candidates after the bug's, last first, each changed once, at most N", () => {
     let some = 0;
-    for (const task of tasks) {
-      const [fp] = goldPlan(task);
-      if (!fp || fp.kind !== 'modify') throw new Error(`${task.instance_id}: expected one modified file`);
-      const fix = subBetween(fp.before, fp.after);
-      const once = onceTokens(fp.before);
-      const at = fix ? once.indexOf(fix.old) : -1;
+    for (const { fp, once, at } of buggy) {
       const gs = orderedGuesses(fp.before, fp.after, 8, new Rng(7), 'last');
       if (at < 0 || at === once.length - 1) {
         expect(gs).toEqual([]); // no candidate, or the bug's is the last: nothing to try first
