@@ -1,13 +1,21 @@
 #!/bin/sh
-# gpu-report.sh [REPORT]: on a machine with an NVIDIA GPU (a lent device machine), from the portable
+# gpu-report.sh [REPORT [STEPS]]: on a machine with an NVIDIA GPU (a lent device machine), from the portable
 # bundle's folder (npm run bundle:node): the adapter, the kernels at large shapes beside TF.js WebGPU, model
 # generation and training throughput for micro and tiny on WebGPU beside the fast CPU backend, a short
 # `train --preset tiny` on WebGPU, and, where Python has `transformers`, the trained checkpoint's log-probs
 # there beside `webswe logprobs`. Everything goes to one Markdown file (default gpu-report.md); each
-# step's failure is written down and the next one runs.
+# step's failure is written down and the next one runs. STEPS (default all) is a comma list of gpu, adapter,
+# kernels, generate, train, run (the short tiny run and its log-probs beside transformers): a report can be
+# made in parts, each inside a lent machine's per-command limit, appending to one REPORT.
 here=$(cd "$(dirname "$0")" && pwd)
 report=${1:-$here/gpu-report.md}
+steps=,${2:-gpu,adapter,kernels,generate,train,run},
+want() { case $steps in *,$1,*) return 0 ;; *) return 1 ;; esac; }
 W="$here/webswe"
+# Presets name their task sets by repository-relative paths (public/tasks/…): run from the unpacked
+# payload, which holds them there (the launcher unpacks it on first use).
+"$W" --version >/dev/null 2>&1 || "$W" --help >/dev/null 2>&1
+cd "$here/.unpacked" 2>/dev/null || { echo "gpu-report: could not unpack $here/payload.tar.gz" >&2; exit 1; }
 run=$(mktemp -d)/tiny-run
 step() { # title, command...
   title=$1; shift
@@ -16,20 +24,29 @@ step() { # title, command...
   "$@" >>"$report" 2>&1; rc=$?
   printf '```\nexit %s, %s s\n' "$rc" "$(( $(date +%s) - start ))" >>"$report"
 }
-printf '# webswe GPU report\n\n%s · %s · bundle %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -srm)" "$(cat "$here/.unpacked/VERSION" 2>/dev/null || echo 'not unpacked yet')" >"$report"
+[ -s "$report" ] && printf '\n---\n' >>"$report" # a later part appends
+printf '# webswe GPU report\n\n%s · %s · bundle %s · steps %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -srm)" "$(cat "$here/.unpacked/VERSION" 2>/dev/null || echo 'not unpacked yet')" "${2:-all}" >>"$report"
 # Dawn needs the Vulkan loader (libvulkan.so.1) and the NVIDIA ICD; the device machines' README says how
 # to bring the loader where `ldconfig -p` lists none.
 if ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1; then
   printf '\n**No Vulkan loader (libvulkan.so.1) on this machine**: WebGPU will not find the GPU until it is installed.\n' >>"$report"
 fi
-step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-step 'Adapter and backend' "$W" gpu
-step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
+want gpu && step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+want adapter && step 'Adapter and backend' "$W" gpu
+want kernels && step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
 for p in micro tiny; do
-  step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --preset "$p" --backend webgpu,wasm,fast-cpu
-  step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --preset "$p" --backend webgpu,wasm,fast-cpu
+  want generate && step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --preset "$p" --backend webgpu,wasm,fast-cpu
+  want train && step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --preset "$p" --backend webgpu,wasm,fast-cpu
 done
-step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=16 --set dapo.iterations=2 --set tasks.maxTest=8 --set eval.samples=2
+want run || { printf '\nreport: %s\n' "$report"; exit 0; }
+# GPU memory every 5 s while it runs: a pool or cache that grows shows here before the device refuses.
+mem="$run.mem"; mkdir -p "$(dirname "$run")"
+nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -l 5 >"$mem" 2>/dev/null & sampler=$!
+step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=8 --set dapo.iterations=1 --set tasks.maxTest=4 --set eval.samples=2
+kill "$sampler" 2>/dev/null
+[ -s "$mem" ] && awk 'NR == 1 { lo = $1; hi = $1 } { lo = $1 < lo ? $1 : lo; hi = $1 > hi ? $1 : hi; last = $1 }
+  END { printf "\nGPU memory used during the run (nvidia-smi, every 5 s): first %s, min %s, max %s, last %s MiB over %d samples\n", first, lo, hi, last, NR }
+  NR == 1 { first = $1 }' "$mem" >>"$report"
 weights="$run/weights/base"
 if [ -d "$weights" ] && python3 -c 'import transformers, torch' 2>/dev/null; then
   ids=1,5,9,13,17,21,25,29,33,37,41,45

@@ -31,7 +31,13 @@ export interface GpuContextOptions {
    *  that tensors are split; see src/ops/split.gpu.ts). Clamped to maxStorageBufferBindingSize and
    *  maxBufferSize; at least 256 (a binding must hold a few rows). */
   bindingLimit?: number;
+  /** Bytes the pool of released buffers may always hold (default 256 MiB); it may hold up to the
+   *  high-water mark of live buffers when that is larger. See `buffer` and `poolReleased`. */
+  poolLimit?: number;
 }
+
+/** Default floor of the pool's budget: a micro or tiny step's whole working set fits in it. */
+export const DEFAULT_POOL_LIMIT = 256 * 2 ** 20;
 
 const pipelinesByDevice = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
 
@@ -59,6 +65,9 @@ export class GpuContext {
   resetPeak(): void {
     this.peakBytes = this.allocatedBytes;
   }
+  /** High-water mark of live bytes over the context's life (never reset): the pool's budget. */
+  private liveHighWater = 0;
+  private readonly poolLimit: number;
 
   constructor(
     readonly device: GPUDevice,
@@ -75,6 +84,9 @@ export class GpuContext {
     }
     const limit = Math.min(asked ?? Infinity, this.limits.maxStorageBufferBindingSize, this.limits.maxBufferSize);
     this.bindingLimit = Math.floor(limit / 4) * 4;
+    const pool = options.poolLimit ?? DEFAULT_POOL_LIMIT;
+    if (!(Number.isFinite(pool) && pool >= 0)) throw new Error(`GpuContext: poolLimit must be a number of bytes ≥ 0, got ${pool}`);
+    this.poolLimit = pool;
     this.features = new Set(device.features as unknown as Iterable<string>);
     device.lost.then((info) => {
       if (info.reason === 'destroyed' && this.disposed) return;
@@ -112,9 +124,11 @@ export class GpuContext {
     const size = Math.max(16, Math.ceil(bytes / 4) * 4);
     const pooled = this.pool.get(`${size}|${usage}`)?.pop();
     if (pooled) {
+      this.poolOrder.delete(pooled);
       this.pooledBytes -= size;
       this.allocatedBytes += size;
       this.peakBytes = Math.max(this.peakBytes, this.allocatedBytes);
+      this.liveHighWater = Math.max(this.liveHighWater, this.allocatedBytes);
       pooled.label = label;
       if (zero && usage & GPUBufferUsage.COPY_DST) this.clear(pooled);
       return pooled;
@@ -126,6 +140,7 @@ export class GpuContext {
     this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuOutOfMemoryError(label, size, undefined) : null)));
     this.allocatedBytes += size;
     this.peakBytes = Math.max(this.peakBytes, this.allocatedBytes);
+    this.liveHighWater = Math.max(this.liveHighWater, this.allocatedBytes);
     return buf;
   }
 
@@ -142,25 +157,50 @@ export class GpuContext {
     this.released.push(buf);
   }
   private released: GPUBuffer[] = [];
+  /**
+   * Move the released buffers into the pool (called once their reads are submitted), then destroy the
+   * longest-pooled ones while the pool holds more than max(poolLimit, live high-water mark) bytes.
+   * The bound matters: sizes change from call to call (prefill and training lengths follow each
+   * episode), so an unbounded pool keeps one buffer of every size ever asked. On an H200 the tiny
+   * run's pool grew through ~400 generate calls until the device refused a 66 MiB buffer (the GPU
+   * report). Device memory stays under live + max(poolLimit, high water). destroy() of a buffer that
+   * submitted work still reads is allowed: the implementation frees it after that work.
+   */
   private poolReleased(): void {
     for (const buf of this.released) {
       const key = `${buf.size}|${buf.usage}`;
       const list = this.pool.get(key) ?? [];
       list.push(buf);
       this.pool.set(key, list);
+      this.poolOrder.add(buf);
       this.pooledBytes += buf.size;
     }
     this.released = [];
+    const budget = Math.max(this.poolLimit, this.liveHighWater);
+    for (const oldest of this.poolOrder) {
+      if (this.pooledBytes <= budget) break;
+      this.poolOrder.delete(oldest);
+      const list = this.pool.get(`${oldest.size}|${oldest.usage}`)!;
+      list.splice(list.indexOf(oldest), 1);
+      this.pooledBytes -= oldest.size;
+      this.evictedBytes += oldest.size;
+      oldest.destroy();
+    }
   }
   private readonly pool = new Map<string, GPUBuffer[]>();
+  /** Pooled buffers, longest-pooled first (a Set keeps insertion order): the eviction order. */
+  private readonly poolOrder = new Set<GPUBuffer>();
   /** Bytes held in the pool of released buffers. */
   pooledBytes = 0;
+  /** Bytes of pooled buffers destroyed to keep the pool within its budget (memory reports). */
+  evictedBytes = 0;
 
   /** Free the pool's buffers once the GPU has finished everything submitted so far. */
   async trimPool(): Promise<void> {
     await this.flush();
     const all = [...this.pool.values()].flat();
     this.pool.clear();
+    this.poolOrder.clear();
     this.pooledBytes = 0;
     await this.sync();
     for (const b of all) b.destroy();

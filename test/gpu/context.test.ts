@@ -1,8 +1,10 @@
 // GpuContext failure modes and services: compile errors name the kernel file and line, OOM names
 // the size and the limit, device loss reaches the one listener and stops later work, pipelines
-// are cached by kernel and constants, and both timing methods measure.
+// are cached by kernel and constants, both timing methods measure, and the pool of released buffers
+// stays within its budget when sizes change from call to call.
 import { describe, expect } from 'vitest';
 import { nodeContext } from '../../src/gpu/adapter.node.ts';
+import { GpuContext } from '../../src/gpu/context.ts';
 import { GpuDeviceLostError, GpuOutOfMemoryError, KernelCompileError } from '../../src/gpu/errors.ts';
 import { kernelSource, overrideKernelSource } from '../../src/gpu/kernels.ts';
 import { MATMUL } from '../../src/ops/matmul.ts';
@@ -52,6 +54,39 @@ describe('GpuContext', () => {
     expect(ctx.lost).toBe(lost);
     expect(() => ctx.buffer('after-loss', 64)).toThrow(GpuDeviceLostError);
     expect(lost.message).toMatch(/resume from the last checkpoint/);
+  });
+
+  gpuIt('the pool of released buffers stays within its budget while sizes change every call, and serves a size asked again', async () => {
+    const shared = await sharedContext();
+    const limit = 64 * 1024;
+    const ctx = new GpuContext(shared.device, shared.adapter, { poolLimit: limit });
+    // One live buffer at a time, a new size each call (as prefill and training lengths follow the
+    // episodes): without a bound the pool would keep all 40 (~520 KiB).
+    const sizes = Array.from({ length: 40 }, (_, i) => 1024 * (8 + (i % 9)) + 16 * i);
+    for (const [i, bytes] of sizes.entries()) {
+      const b = ctx.buffer(`step${i}`, bytes);
+      ctx.clear(b); // work that touches it: released buffers are pooled at the submit of such work
+      ctx.release(b);
+      await ctx.flush();
+      expect(ctx.pooledBytes).toBeLessThanOrEqual(limit);
+    }
+    expect(ctx.evictedBytes).toBeGreaterThan(0);
+    // The newest buffers stay pooled: the last size comes back from the pool, not the driver.
+    // Data written into it after evictions reads back intact.
+    const pooledBefore = ctx.pooledBytes;
+    const data = Float32Array.from({ length: sizes.at(-1)! / 4 }, (_, i) => i * 0.5);
+    const again = ctx.upload('again', data);
+    expect(ctx.pooledBytes).toBe(pooledBefore - again.size);
+    expect(new Float32Array(await ctx.read(again))).toEqual(data);
+    ctx.release(again);
+    // A working set larger than the limit is pooled whole: the budget is the live high-water mark.
+    const big = [0, 1, 2].map((i) => ctx.buffer(`big${i}`, 96 * 1024));
+    for (const b of big) ctx.clear(b), ctx.release(b);
+    await ctx.flush();
+    expect(ctx.pooledBytes).toBeGreaterThanOrEqual(3 * 96 * 1024);
+    expect(ctx.pooledBytes).toBeLessThanOrEqual(3 * 96 * 1024 + 16 * 1024 + limit);
+    await ctx.trimPool();
+    expect(ctx.pooledBytes).toBe(0);
   });
 
   gpuIt('caches pipelines by kernel and override constants', async () => {
