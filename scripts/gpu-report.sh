@@ -31,6 +31,11 @@ printf '# webswe GPU report\n\n%s · %s · bundle %s · steps %s\n' "$(date -u +
 if ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1; then
   printf '\n**No Vulkan loader (libvulkan.so.1) on this machine**: WebGPU will not find the GPU until it is installed.\n' >>"$report"
 fi
+# NVIDIA's Vulkan ICD is libGLX_nvidia.so.0, which needs glvnd (libGLdispatch): without it the loader
+# finds "no drivers" (seen on an H200 machine with libvulkan1 alone).
+if command -v nvidia-smi >/dev/null && ! ldconfig -p 2>/dev/null | grep -q libGLdispatch.so.0; then
+  printf '\n**No libGLdispatch.so.0 (glvnd) on this machine**: the NVIDIA Vulkan driver will not load; install libglvnd0, libglx0 and libegl1.\n' >>"$report"
+fi
 want gpu && step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 want adapter && step 'Adapter and backend' "$W" gpu
 want kernels && step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
