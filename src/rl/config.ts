@@ -32,6 +32,7 @@ export const FIELDS = [
   f('model.loraRank', 'int', 0, 'LoRA rank for pretrained models (0: full fine-tuning; from-scratch presets always train in full)', { min: 0, max: 256 }),
   f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
   f('model.recompute', 'bool', false, "activation recomputation: keep only each layer's input and rebuild its activations in the backward (less memory for long contexts, about a third more compute; same gradients)"),
+  f('model.passTokens', 'int', 0, "tokens one forward and backward pass may hold (0: a step's whole batch at once): a step is run in passes of whole rows whose gradients add up before its one update (the same gradient; peak activation memory of one pass, for GPUs with little memory)", { min: 0, max: 1e7 }),
   f('model.loraTargets', 'string', 'q,k,v,o,gate,up,down', 'LoRA target projections, comma-separated (of q, k, v, o, gate, up, down)'),
 
   f('tasks.train', 'string', 'public/tasks/train.jsonl', 'training task file (.jsonl, SWE-bench fields)'),

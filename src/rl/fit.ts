@@ -59,11 +59,13 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   if (phases.includes('dapo')) gens.push(whole(n('dapo.groupSize')));
   if (phases.includes('rft')) gens.push(whole(n('rft.samplesPerTask')));
   if (phases.includes('base') && n('bc.daggerRounds') > 0) gens.push(whole(1));
-  const batch = Math.max(1, ...batches), generateBatch = Math.max(...gens);
+  // model.passTokens runs a step in passes of whole rows: a pass, not the step, holds activations.
+  const rowsPerPass = n('model.passTokens') > 0 ? Math.max(1, Math.floor(n('model.passTokens') / context)) : Infinity;
+  const batch = Math.min(Math.max(1, ...batches), rowsPerPass), generateBatch = Math.max(...gens);
   return {
     // model.loraRank applies to pretrained models only (from-scratch presets train in full).
     options: { batch, context, generateBatch, training: !batches.length ? 'none' : pretrained && n('model.loraRank') > 0 ? 'lora' : 'full', ...(pretrained && n('model.loraRank') > 0 ? { loraRank: n('model.loraRank') } : {}), ...(f['model.recompute'] === true ? { recompute: true } : {}) },
-    trainShape: batches.length ? `${batch} rows × ${context} tokens` : 'no gradient steps',
+    trainShape: batches.length ? `${batch} rows × ${context} tokens${rowsPerPass < Math.max(1, ...batches) ? ' a pass' : ''}` : 'no gradient steps',
     generateShape: `${generateBatch} episodes × ${context} positions`,
   };
 }
@@ -141,6 +143,16 @@ export function checkRunFit(f: Flat, budget: MemoryBudget, pretrained?: ModelCon
   if (why === null) return { ...m, ok: true };
   const fixes: string[] = [];
   let field = '';
+  // First the fix that changes nothing learned: the step's batch in passes of fewer rows.
+  if (m.options.training !== 'none') {
+    for (let rows = m.options.batch - 1; rows >= 1; rows--) {
+      const tokens = rows * m.options.context;
+      if (breach(measure({ ...f, 'model.passTokens': tokens }, pretrained), budget) !== null) continue;
+      fixes.push(`set model.passTokens to ${tokens} (${rows} row${rows > 1 ? 's' : ''} a pass; the same gradients)`);
+      field = 'model.passTokens';
+      break;
+    }
+  }
   for (const k of LOWERABLE) {
     const v = largestFitting(f, k, budget, pretrained);
     if (v === null) continue;

@@ -92,3 +92,33 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
   });
   return out;
 }
+
+/**
+ * Rows [r0, r1) of a packing as a packing of their own (views, no copy). Its actionTokens and weightSum
+ * are its own; a step cut into passes scales every pass's gradient by the whole batch's (steps.ts).
+ */
+export function sliceRows(rows: PackedRows, r0: number, r1: number): PackedRows {
+  if (!(Number.isInteger(r0) && Number.isInteger(r1) && 0 <= r0 && r0 < r1 && r1 <= rows.B)) throw new Error(`sliceRows: rows [${r0}, ${r1}) are not inside 0..${rows.B}`);
+  const a = r0 * rows.T, b = r1 * rows.T;
+  const mask = rows.mask.subarray(a, b);
+  let actionTokens = 0, weightSum = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] === 1) actionTokens++;
+    weightSum += mask[i]!;
+  }
+  return {
+    B: r1 - r0, T: rows.T,
+    ids: rows.ids.subarray(a, b), targets: rows.targets.subarray(a, b), positions: rows.positions.subarray(a, b), seg: rows.seg.subarray(a, b),
+    mask, oldLogp: rows.oldLogp.subarray(a, b), adv: rows.adv.subarray(a, b), episode: rows.episode.subarray(a, b), actionTokens, weightSum,
+  };
+}
+
+/** The passes of one optimiser step: whole rows, at most `passTokens` tokens each (at least one row);
+ *  0 keeps the batch in one pass. */
+export function passes(rows: PackedRows, passTokens = 0): PackedRows[] {
+  const per = passTokens > 0 ? Math.max(1, Math.floor(passTokens / rows.T)) : rows.B;
+  if (per >= rows.B) return [rows];
+  const out: PackedRows[] = [];
+  for (let r = 0; r < rows.B; r += per) out.push(sliceRows(rows, r, Math.min(rows.B, r + per)));
+  return out;
+}

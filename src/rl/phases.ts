@@ -175,7 +175,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt);
       const t0 = performance.now();
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
-      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr, ctx.cfg.model.passTokens);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
@@ -347,7 +347,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
       if (!mb.some((e) => e.mask.some(Boolean))) continue;
       const lr = dapoLr(cfg, st.optimizerStep);
-      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), lr, clip, cfg.dapo.temperature));
+      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), lr, clip, cfg.dapo.temperature, cfg.model.passTokens));
       lastLr = lr;
       st.optimizerStep++;
     }

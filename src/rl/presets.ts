@@ -84,6 +84,10 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
       'agent.contextTokens': 4096,
       'agent.observationTokens': 384,
       'agent.actionTokens': 256,
+      // A step's 16 episodes of up to 4,352 tokens hold 7 GiB of activations in one pass; passes of 3 rows
+      // (1.3 GiB) fit a laptop GPU, with the same gradients (an H200 run peaked at 19 GB without them:
+      // docs/gpu-h200.md).
+      'model.passTokens': 16384,
       'reward.lengthThreshold': 10,
       'bc.episodes': 800,
       'bc.epochs': 4,

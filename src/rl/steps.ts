@@ -2,10 +2,14 @@
 // batch: forward, the loss's gradient w.r.t. the target log-probs, explicit backward, AdamW with
 // global-norm clipping. Returns the step's metrics and where its wall time went (the device is
 // synced after the backward, so on WebGPU queued backward work is not billed to the optimiser).
+// A step may run in passes (model.passTokens): whole rows at a time, each pass's gradient scaled by the
+// whole batch's denominator and added into the same gradients (the backward accumulates), then one
+// update. Both losses are sums over tokens divided by the batch's count, so the gradient is the one-pass
+// gradient (up to float summation order); peak activation memory is one pass's.
 import type { Transformer } from '../model/transformer.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { AdamW } from './optimizer.ts';
-import type { PackedRows } from './pack.ts';
+import { passes, type PackedRows } from './pack.ts';
 
 export interface StepMetrics {
   loss: number;
@@ -53,35 +57,34 @@ const freeBatch = <T extends Tensor>(model: Transformer<T>, b: ReturnType<typeof
   for (const t of [b.ids, b.targets, b.positions, b.seg, b.score.rows, b.score.targets]) model.be.free(t);
 };
 
-const mean = (xs: ArrayLike<number>) => {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i]!;
-  return xs.length ? s / xs.length : 0;
-};
-
 /** SFT: loss = −Σ mask·logp / Σ mask, the token mean over the action tokens of the batch (mask 1) and,
  *  when the rows carry a context weight w, the environment's tokens at weight w. The loss and entropy
- *  reported are the action tokens' alone, comparable with or without the context term. */
-export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number): Promise<StepMetrics> {
+ *  reported are the action tokens' alone, comparable with or without the context term. `passTokens`: run
+ *  the batch in passes of at most that many tokens (0: one pass). */
+export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number, passTokens = 0): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
   const t0 = performance.now();
-  const { batch, at } = upload(model, rows);
-  const st = model.forward(batch);
-  const action = at.map((i) => rows.mask[i] === 1);
-  const onActions = (xs: ArrayLike<number>) => mean(Array.from(xs).filter((_, j) => action[j]));
-  const logp = await be.read(st.logp);
-  const entropy = await be.read(st.entropy);
-  const loss = -onActions(logp);
-  const dlogp = be.fromArray(Float32Array.from(at, (i) => -rows.mask[i]! / rows.weightSum), [at.length], 'sft.dlogp');
-  model.backward(st, dlogp, opt.grads);
+  let logpSum = 0, entropySum = 0;
+  for (const part of passes(rows, passTokens)) {
+    const { batch, at } = upload(model, part);
+    const st = model.forward(batch);
+    const logp = await be.read(st.logp);
+    const entropy = await be.read(st.entropy);
+    at.forEach((i, j) => {
+      if (part.mask[i] === 1) (logpSum += logp[j]!), (entropySum += entropy[j]!);
+    });
+    const dlogp = be.fromArray(Float32Array.from(at, (i) => -part.mask[i]! / rows.weightSum), [at.length], 'sft.dlogp');
+    model.backward(st, dlogp, opt.grads);
+    be.free(dlogp);
+    freeBatch(model, batch);
+  }
   const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
-  be.free(dlogp);
-  freeBatch(model, batch);
-  return { loss, gradNorm, actionTokens: rows.actionTokens, entropy: onActions(entropy), seconds };
+  return { loss: -logpSum / rows.actionTokens, gradNorm, actionTokens: rows.actionTokens, entropy: entropySum / rows.actionTokens, seconds };
 }
 
-/** DAPO: the clipped token-level surrogate (dapoLoss), no KL term. `denom`: action tokens in this step's batch. */
+/** DAPO: the clipped token-level surrogate (dapoLoss), no KL term; `denom`: action tokens in this step's
+ *  batch, in every pass (`passTokens`, as sftStep's), so the passes' losses and statistics add up. */
 export async function dapoStep<T extends Tensor>(
   model: Transformer<T>,
   opt: AdamW<T>,
@@ -90,30 +93,37 @@ export async function dapoStep<T extends Tensor>(
   clip: { epsLow: number; epsHigh: number },
   /** τ the rollouts were sampled at: the policy is scored as softmax(logits/τ), the distribution sampled. */
   temperature = 1,
+  passTokens = 0,
 ): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
   if (rows.weightSum !== rows.actionTokens) throw new Error('dapoStep: the rows score context tokens; DAPO trains on action tokens only (pack them without a context weight)');
   const t0 = performance.now();
-  const { batch, at } = upload(model, rows);
-  const M = at.length;
-  const st = model.forward(batch, { temperature });
-  const oldLogp = Float32Array.from(at, (i) => rows.oldLogp[i]!);
-  const old = be.fromArray(oldLogp, [M], 'dapo.old');
-  const adv = be.fromArray(Float32Array.from(at, (i) => rows.adv[i]!), [M], 'dapo.adv');
-  const mask = be.fromArray(new Float32Array(M).fill(1), [M], 'dapo.mask');
-  const { dlogp, stats } = be.dapoLoss(st.logp, old, adv, mask, { ...clip, denom: rows.actionTokens });
-  const [loss, clipFracLow, clipFracHigh, approxKl] = [...(await be.read(stats))];
-  const logp = await be.read(st.logp);
-  const entropy = await be.read(st.entropy);
-  let drift = 0;
-  for (let j = 0; j < M; j++) drift += Math.abs(logp[j]! - oldLogp[j]!);
-  model.backward(st, dlogp, opt.grads);
+  const sums = [0, 0, 0, 0]; // loss, clip fraction low, high, approx. KL: each Σ/denom over the batch
+  let drift = 0, entropySum = 0, scored = 0;
+  for (const part of passes(rows, passTokens)) {
+    if (part.actionTokens === 0) continue; // a pass of padding rows only: nothing to score
+    const { batch, at } = upload(model, part);
+    const M = at.length;
+    const st = model.forward(batch, { temperature });
+    const oldLogp = Float32Array.from(at, (i) => part.oldLogp[i]!);
+    const old = be.fromArray(oldLogp, [M], 'dapo.old');
+    const adv = be.fromArray(Float32Array.from(at, (i) => part.adv[i]!), [M], 'dapo.adv');
+    const mask = be.fromArray(new Float32Array(M).fill(1), [M], 'dapo.mask');
+    const { dlogp, stats } = be.dapoLoss(st.logp, old, adv, mask, { ...clip, denom: rows.actionTokens });
+    (await be.read(stats)).forEach((v, k) => (sums[k]! += v));
+    const logp = await be.read(st.logp);
+    const entropy = await be.read(st.entropy);
+    for (let j = 0; j < M; j++) (drift += Math.abs(logp[j]! - oldLogp[j]!)), (entropySum += entropy[j]!);
+    scored += M;
+    model.backward(st, dlogp, opt.grads);
+    for (const t of [old, adv, mask, dlogp, stats]) be.free(t);
+    freeBatch(model, batch);
+  }
   const { gradNorm, seconds } = await timedUpdate(model, opt, lr, t0);
-  for (const t of [old, adv, mask, dlogp, stats]) be.free(t);
-  freeBatch(model, batch);
+  const [loss, clipFracLow, clipFracHigh, approxKl] = sums;
   return {
-    loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: mean(entropy),
+    loss: loss!, gradNorm, actionTokens: rows.actionTokens, entropy: scored ? entropySum / scored : 0,
     clipFracLow: clipFracLow!, clipFracHigh: clipFracHigh!, approxKl: approxKl!, logpDrift: drift / rows.actionTokens, seconds,
   };
 }

@@ -50,6 +50,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
 
   it('refuses a run beyond the CPU backend\'s bound with the numbers and the field to lower, and lowering it fits', async () => {
     await page.getByLabel('model.preset', { exact: true }).fill('tiny');
+    await page.getByLabel('model.passTokens', { exact: true }).fill('0'); // one pass a step: the step is the peak
     await page.getByLabel('agent.contextTokens', { exact: true }).fill('131072');
     await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('64');
     await page.waitForSelector('#memory-verdict[data-fits="false"]');
@@ -91,7 +92,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
 
     // The worker's own check, for a caller that skips the form.
     const err = await page.evaluate(() =>
-      (window as any).webswe.trainer.startRun({ name: 'too-big-api', preset: 'tiny', backend: 'cpu', overrides: { 'agent.contextTokens': 131072, 'agent.sandbox': 'worker' } })
+      (window as any).webswe.trainer.startRun({ name: 'too-big-api', preset: 'tiny', backend: 'cpu', overrides: { 'agent.contextTokens': 131072, 'model.passTokens': 0, 'agent.sandbox': 'worker' } })
         .then(() => null, (e: Error) => ({ name: e.name, message: e.message })));
     expect(err).toEqual({ name: 'ConfigError', message: expect.stringMatching(/^agent\.contextTokens: this run will not fit: it needs [\d.]+ GiB .* To fit: lower agent\.contextTokens to \d+/) });
     expect(await page.evaluate(() => (window as any).webswe.trainer.getRun('too-big-api'))).toBeNull();

@@ -35,7 +35,7 @@ describe('checkRunFit', () => {
   });
 
   it('refuses a run over the CPU bound with the parts and, per field, the largest value that fits', () => {
-    const f = flat('tiny', { 'agent.contextTokens': 131072 });
+    const f = flat('tiny', { 'agent.contextTokens': 131072, 'model.passTokens': 0 });
     const budget = cpuMemoryBudget(16);
     const fit = checkRunFit(f, budget);
     expect(fit.ok).toBe(false);
@@ -51,19 +51,49 @@ describe('checkRunFit', () => {
     }
     // Even nano does not hold 131 k positions per episode: no smaller model is offered.
     expect(fit.message).not.toMatch(/model\.preset/);
-    const shorter = checkRunFit(flat('tiny', { 'agent.contextTokens': 8192 }), budget);
+    const shorter = checkRunFit(flat('tiny', { 'agent.contextTokens': 8192, 'model.passTokens': 0 }), budget);
     expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset nano or micro\.$/);
+  });
+
+  it('offers passes first when a training step is the peak, and a step in passes plans one pass', () => {
+    // tiny's settings without its passes: RFT steps of 16 episodes and DAPO mini-batches of 8·8/4 = 16, each
+    // row up to 4,352 tokens: 7 GiB of activations.
+    const f = flat('tiny', { 'model.passTokens': 0 });
+    const budget = cpuMemoryBudget(4); // 2 GiB
+    const fit = checkRunFit(f, budget);
+    expect(fit.ok).toBe(false);
+    if (fit.ok) return;
+    expect(fit.field).toBe('model.passTokens');
+    const m = /To fit: set model\.passTokens to (\d+) \((\d+) rows a pass; the same gradients\), or lower /.exec(fit.message);
+    expect(m).not.toBeNull();
+    const [tokens, rows] = [Number(m![1]), Number(m![2])];
+    expect(tokens).toBe(rows * fit.options.context);
+    const cut = checkRunFit({ ...f, 'model.passTokens': tokens }, budget);
+    expect(cut.ok).toBe(true);
+    expect(cut.options.batch).toBe(rows);
+    expect(cut.trainShape).toBe(`${rows} rows × ${fit.options.context} tokens a pass`);
+    // One row more a pass does not fit: the offer is the largest.
+    expect(checkRunFit({ ...f, 'model.passTokens': tokens + fit.options.context }, budget).ok).toBe(false);
+    // Passes never cut below one row: a pass budget under one row still plans one.
+    expect(checkRunFit({ ...f, 'model.passTokens': 1 }, budget).options.batch).toBe(1);
+  });
+
+  it("tiny's preset trains in passes of 3 rows: its plan fits a 2 GiB bound", () => {
+    const fit = checkRunFit(flat('tiny'), cpuMemoryBudget(4));
+    expect(fit.ok).toBe(true);
+    expect(fit.options.batch).toBe(3);
+    expect(fit.plan.total).toBeLessThan(2 * GiB);
   });
 
   it('checks a WebGPU adapter per buffer only, naming the limit', () => {
     const limits = { maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 1 * GiB };
     expect(webgpuMemoryBudget(limits)).toMatchObject({ backend: 'webgpu', bufferBytes: GiB, bufferLimit: 'maxStorageBufferBindingSize' });
-    const f = flat('tiny', { 'agent.contextTokens': 131072 });
+    const f = flat('tiny', { 'agent.contextTokens': 131072, 'model.passTokens': 0 });
     const fit = checkRunFit(f, webgpuMemoryBudget(limits));
     expect(fit.ok).toBe(false);
     expect(!fit.ok && fit.message).toMatch(/its largest buffer bound whole, MLP activations \(B·T × F\), needs [\d.]+ GiB but the adapter allows 1\.00 GiB per buffer \(maxStorageBufferBindingSize\)/);
     // Far more memory in all than the CPU bound, yet every buffer fits one binding: WebGPU does not refuse it.
-    const big = checkRunFit(flat('tiny', { 'agent.contextTokens': 16384 }), webgpuMemoryBudget(limits));
+    const big = checkRunFit(flat('tiny', { 'agent.contextTokens': 16384, 'model.passTokens': 0 }), webgpuMemoryBudget(limits));
     expect(big.ok).toBe(true);
     expect(big.plan.total).toBeGreaterThan(4 * GiB);
   });

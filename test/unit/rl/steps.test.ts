@@ -1,6 +1,7 @@
 // Training steps on the CPU backend with a small from-scratch model: SFT loss falls on a fixed
-// batch; packing keeps episodes apart and masks what it should; DAPO raises the reward of a
-// one-step bandit within a few iterations (sampling → rewards → advantages → clipped update).
+// batch; packing keeps episodes apart and masks what it should; a step run in passes (model.passTokens)
+// makes the one-pass update; DAPO raises the reward of a one-step bandit within a few iterations
+// (sampling → rewards → advantages → clipped update).
 import { describe, expect, it } from 'vitest';
 import { freezeConfig, type ModelConfig } from '../../../src/model/config.ts';
 import { KvGenerator } from '../../../src/model/generate.ts';
@@ -10,7 +11,7 @@ import { Transformer } from '../../../src/model/transformer.ts';
 import { CpuBackend } from '../../../src/ops/cpu.ts';
 import { groupAdvantages } from '../../../src/rl/advantages.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
-import { packEpisodes } from '../../../src/rl/pack.ts';
+import { packEpisodes, passes, sliceRows } from '../../../src/rl/pack.ts';
 import { dapoStep, sftStep } from '../../../src/rl/steps.ts';
 
 const be = new CpuBackend();
@@ -106,6 +107,59 @@ describe('SFT with a context loss', () => {
     const { model, opt } = fresh(4);
     const rows = packEpisodes([{ ids, mask, context, logprobs: ids.map(() => -1), advantage: 1 }], 12, 0.5);
     await expect(dapoStep(model, opt, rows, 1e-3, { epsLow: 0.2, epsHigh: 0.28 })).rejects.toThrow(/DAPO trains on action tokens only/);
+  });
+});
+
+describe('a step in passes (model.passTokens)', () => {
+  // Three episodes of unequal length, one per row (T 9): the passes are rows {0}, {1}, {2} or {0, 1}, {2}.
+  const episodes = [
+    { ids: [1, 5, 6, 7, 8, 9, 2, 3, 4], mask: [0, 0, 1, 1, 1, 0, 1, 1, 1], logprobs: [0, 0, -2.1, -3, -1.2, 0, -2.5, -2.9, -3.3], advantage: 1.5 },
+    { ids: [1, 11, 12, 13, 2, 14, 15], mask: [0, 0, 1, 1, 1, 1, 1], logprobs: [0, 0, -3.4, -3.1, -2.2, -4, -3.6], advantage: -0.5 },
+    { ids: [1, 20, 21, 22, 23, 24], mask: [0, 0, 0, 1, 1, 1], logprobs: [0, 0, 0, -3.2, -3.5, -2.8], advantage: -1 },
+  ];
+  const T = 9;
+  const paramsOf = async (model: Transformer<ReturnType<typeof be.fromArray>>) => new Map(await Promise.all([...model.params].map(async ([n, p]) => [n, await be.read(p)] as const)));
+  // Weights agree to lr / 1000: AdamW's first step moves a weight by about lr · g / |g|, so where g is near
+  // zero a difference in float summation order (passes add per-pass sums) shows at that scale.
+  const expectSameUpdate = async (lr: number, run: (passTokens: number) => Promise<{ metrics: Awaited<ReturnType<typeof sftStep>>; model: Transformer<ReturnType<typeof be.fromArray>> }>) => {
+    const whole = await run(0);
+    const wholeParams = await paramsOf(whole.model);
+    for (const passTokens of [T, 2 * T + 3]) {
+      const cut = await run(passTokens);
+      for (const k of ['loss', 'gradNorm', 'entropy', 'approxKl', 'clipFracLow', 'clipFracHigh', 'logpDrift'] as const) {
+        if (whole.metrics[k] === undefined) continue;
+        expect(cut.metrics[k], `${k}, passes of ${passTokens} tokens`).toBeCloseTo(whole.metrics[k]!, 5);
+      }
+      for (const [n, w] of await paramsOf(cut.model)) {
+        const ref = wholeParams.get(n)!;
+        let worst = 0;
+        for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(w[i]! - ref[i]!));
+        expect(worst, `${n}, passes of ${passTokens} tokens`).toBeLessThan(lr / 1000);
+      }
+    }
+  };
+  it('cuts whole rows, at least one a pass, and keeps each pass its own counts', () => {
+    const rows = packEpisodes(episodes, T);
+    expect(passes(rows, 0)).toEqual([rows]);
+    expect(passes(rows, 1000)).toEqual([rows]);
+    expect(passes(rows, 1).map((p) => p.B)).toEqual([1, 1, 1]);
+    expect(passes(rows, 2 * T + 3).map((p) => p.B)).toEqual([2, 1]);
+    const parts = passes(rows, T);
+    expect(parts.reduce((a, p) => a + p.actionTokens, 0)).toBe(rows.actionTokens);
+    expect([...parts[1]!.ids]).toEqual([...rows.ids.subarray(T, 2 * T)]);
+    expect(() => sliceRows(rows, 2, 4)).toThrow(/rows \[2, 4\) are not inside 0\.\.3/);
+  });
+  it('SFT: the same loss, norm and weights after the step as in one pass', async () => {
+    await expectSameUpdate(1e-2, async (passTokens) => {
+      const { model, opt } = fresh(5);
+      return { model, metrics: await sftStep(model, opt, packEpisodes(episodes, T), 1e-2, passTokens) };
+    });
+  });
+  it('DAPO: the same loss, clip fractions, KL, norm and weights after the step as in one pass', async () => {
+    await expectSameUpdate(5e-2, async (passTokens) => {
+      const { model, opt } = fresh(6);
+      return { model, metrics: await dapoStep(model, opt, packEpisodes(episodes, T), 5e-2, { epsLow: 0.2, epsHigh: 0.28 }, 1, passTokens) };
+    });
   });
 });
 
