@@ -49,6 +49,8 @@ mem="$run.mem"; mkdir -p "$(dirname "$run")"
 nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -l 5 >"$mem" 2>/dev/null & sampler=$!
 step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=8 --set dapo.iterations=1 --set tasks.maxTest=4 --set eval.samples=2
 kill "$sampler" 2>/dev/null
+# The trainer's own count per phase (live buffers' peak, the pool at its end): beside nvidia-smi's total.
+[ -f "$run/metrics.jsonl" ] && { printf '\nWebGPU buffers per phase (metrics.jsonl, gpu_peak_mib / gpu_pooled_mib):\n\n```\n'; grep -h '"phase":"eval-' "$run/metrics.jsonl"; printf '```\n'; } >>"$report"
 [ -s "$mem" ] && awk 'NR == 1 { lo = $1; hi = $1 } { lo = $1 < lo ? $1 : lo; hi = $1 > hi ? $1 : hi; last = $1 }
   END { printf "\nGPU memory used during the run (nvidia-smi, every 5 s): first %s, min %s, max %s, last %s MiB over %d samples\n", first, lo, hi, last, NR }
   NR == 1 { first = $1 }' "$mem" >>"$report"

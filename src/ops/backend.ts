@@ -25,6 +25,9 @@ export interface BackendCore<T extends Tensor> {
   free(t: T): void;
   /** Wait for all queued work; surfaces GPU errors. */
   sync(): Promise<void>;
+  /** Device memory held by this backend's buffers, where it has a device (WebGPU): live bytes, their
+   *  high-water mark since the last `resetPeak`, and the pool of released ones. */
+  memory?(): { liveBytes: number; peakBytes: number; pooledBytes: number; resetPeak(): void };
 }
 
 export interface MatmulOps<T extends Tensor> {

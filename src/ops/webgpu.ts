@@ -55,6 +55,10 @@ export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTenso
   sync(): Promise<void> {
     return this.ctx.sync();
   }
+  memory(): { liveBytes: number; peakBytes: number; pooledBytes: number; resetPeak(): void } {
+    const c = this.ctx;
+    return { liveBytes: c.allocatedBytes, peakBytes: c.peakBytes, pooledBytes: c.pooledBytes, resetPeak: () => c.resetPeak() };
+  }
 
   matmul(a: GpuTensor, b: GpuTensor, opts?: MatmulOptions<GpuTensor>): GpuTensor {
     return matmul(this.ctx, a, b, opts, this.placeholder);

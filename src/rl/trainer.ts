@@ -215,6 +215,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   for (const phase of phases) {
     if (state.done.includes(phase)) continue;
     const t0 = performance.now();
+    ctx.be.memory?.().resetPeak(); // the phase's own high-water mark (reported with its evaluation)
     const resumeStep = state.phase === phase ? state.step : 0;
     playing = phase === 'base' ? 'expert' : phase;
     // Cloning and RFT resume inside the phase when their checkpoint was written there (extra.sft).
@@ -269,7 +270,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
     rows.push(row);
-    await ctx.log([{ phase: `eval-${phase}`, step: 0, values: { 'pass@1': row['pass@1'], 'pass@1_std': row['pass@1_std'], 'pass@k': row['pass@k'] } }]);
+    // On a device: the phase's peak of live buffers and the pool's bytes at its end (docs/gpu-h200.md).
+    const mem = ctx.be.memory?.();
+    const memTiming = mem ? { gpu_peak_mib: mem.peakBytes / 2 ** 20, gpu_pooled_mib: mem.pooledBytes / 2 ** 20 } : undefined;
+    await ctx.log([{ phase: `eval-${phase}`, step: 0, values: { 'pass@1': row['pass@1'], 'pass@1_std': row['pass@1_std'], 'pass@k': row['pass@k'] }, ...(memTiming ? { timing: memTiming } : {}) }]);
     // The phase's final weights stay in the run (weights/<phase>/) whatever later phases do to them.
     const w = await weights();
     await store.savePhaseWeights(phase, w);

@@ -59,17 +59,28 @@ describe('trainer', () => {
       'model.preset': 'nano', seed: 5, 'run.phases': 'base', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
       'reward.lengthThreshold': 2, 'bc.episodes': 4, 'bc.epochs': 2, 'bc.batchEpisodes': 1, 'eval.samples': 1, 'run.checkpointSteps': 3,
     });
+    // A backend that reports device memory, as WebGPU's does: the phase resets its peak and its evaluation
+    // row carries the phase's figures (timing, with the wall-clock values).
+    class Metered extends FastCpuBackend {
+      resets = 0;
+      memory() {
+        return { liveBytes: 3 * 2 ** 20, peakBytes: 5 * 2 ** 20, pooledBytes: 2 ** 20, resetPeak: () => void this.resets++ };
+      }
+    }
+    const metered = new Metered();
     const go = async (stopAfterSteps?: number, dir = mkdtempSync(join(tmpdir(), 'webswe-bc-'))) => {
       const store = await FileRunStore.open(dir);
       let steps = 0;
       const r = await train(bc, {
-        be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
+        be: metered, sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 3),
         events: { metrics: (rows) => (steps += rows.filter((x) => x.phase === 'base' && x.step >= 0).length), shouldStop: () => stopAfterSteps !== undefined && steps >= stopAfterSteps },
       });
       return { r, dir, store, metrics: (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values })) };
     };
     const a = await go();
     expect(a.metrics.filter((m) => m.phase === 'base' && m.step >= 0)).toHaveLength(8);
+    expect(metered.resets).toBe(1);
+    expect((await a.store.readMetrics()).find((m) => m.phase === 'eval-base')?.timing).toMatchObject({ gpu_peak_mib: 5, gpu_pooled_mib: 1 });
     const b1 = await go(5);
     expect(b1.r.stopped).toBe(true);
     expect(b1.r.phases).toEqual([]);
