@@ -67,6 +67,7 @@ export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: Adam
   const t0 = performance.now();
   let logpSum = 0, entropySum = 0;
   for (const part of passes(rows, passTokens)) {
+    if (part.weightSum === 0) continue; // rows that score nothing: no gradient to add
     const { batch, at } = upload(model, part);
     const st = model.forward(batch);
     const logp = await be.read(st.logp);
