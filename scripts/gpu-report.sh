@@ -14,7 +14,7 @@ want() { case $steps in *,$1,*) return 0 ;; *) return 1 ;; esac; }
 W="$here/webswe"
 # Presets name their task sets by repository-relative paths (public/tasks/…): run from the unpacked
 # payload, which holds them there (the launcher unpacks it on first use).
-"$W" --version >/dev/null 2>&1 || "$W" --help >/dev/null 2>&1
+"$W" --version >/dev/null 2>&1
 cd "$here/.unpacked" 2>/dev/null || { echo "gpu-report: could not unpack $here/payload.tar.gz" >&2; exit 1; }
 run=$(mktemp -d)/tiny-run
 step() { # title, command...
@@ -50,7 +50,7 @@ nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -l 5 >"$mem" 2>
 step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=8 --set dapo.iterations=1 --set tasks.maxTest=4 --set eval.samples=2
 kill "$sampler" 2>/dev/null
 # The trainer's own count per phase (live buffers' peak, the pool at its end): beside nvidia-smi's total.
-[ -f "$run/metrics.jsonl" ] && { printf '\nWebGPU buffers per phase (metrics.jsonl, gpu_peak_mib / gpu_pooled_mib):\n\n```\n'; grep -h '"phase":"eval-' "$run/metrics.jsonl"; printf '```\n'; } >>"$report"
+[ -f "$run/metrics.jsonl" ] && { printf '\nWebGPU buffers per phase (metrics.jsonl, gpu_peak_mib / gpu_pooled_mib / gpu_evicted_mib):\n\n```\n'; grep -h '"phase":"eval-' "$run/metrics.jsonl"; printf '```\n'; } >>"$report"
 [ -s "$mem" ] && awk 'NR == 1 { lo = $1; hi = $1 } { lo = $1 < lo ? $1 : lo; hi = $1 > hi ? $1 : hi; last = $1 }
   END { printf "\nGPU memory used during the run (nvidia-smi, every 5 s): first %s, min %s, max %s, last %s MiB over %d samples\n", first, lo, hi, last, NR }
   NR == 1 { first = $1 }' "$mem" >>"$report"

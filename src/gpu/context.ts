@@ -192,7 +192,7 @@ export class GpuContext {
   private readonly poolOrder = new Set<GPUBuffer>();
   /** Bytes held in the pool of released buffers. */
   pooledBytes = 0;
-  /** Bytes of pooled buffers destroyed to keep the pool within its budget (memory reports). */
+  /** Bytes of pooled buffers destroyed to keep the pool within its budget (Backend.memory, the run's metrics). */
   evictedBytes = 0;
 
   /** Free the pool's buffers once the GPU has finished everything submitted so far. */

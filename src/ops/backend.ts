@@ -26,8 +26,9 @@ export interface BackendCore<T extends Tensor> {
   /** Wait for all queued work; surfaces GPU errors. */
   sync(): Promise<void>;
   /** Device memory held by this backend's buffers, where it has a device (WebGPU): live bytes, their
-   *  high-water mark since the last `resetPeak`, and the pool of released ones. */
-  memory?(): { liveBytes: number; peakBytes: number; pooledBytes: number; resetPeak(): void };
+   *  high-water mark since the last `resetPeak`, the pool of released ones, and what the pool's bound has
+   *  destroyed so far (churn: buffers asked for again cost an allocation). */
+  memory?(): { liveBytes: number; peakBytes: number; pooledBytes: number; evictedBytes: number; resetPeak(): void };
 }
 
 export interface MatmulOps<T extends Tensor> {

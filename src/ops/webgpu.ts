@@ -55,9 +55,9 @@ export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTenso
   sync(): Promise<void> {
     return this.ctx.sync();
   }
-  memory(): { liveBytes: number; peakBytes: number; pooledBytes: number; resetPeak(): void } {
+  memory(): { liveBytes: number; peakBytes: number; pooledBytes: number; evictedBytes: number; resetPeak(): void } {
     const c = this.ctx;
-    return { liveBytes: c.allocatedBytes, peakBytes: c.peakBytes, pooledBytes: c.pooledBytes, resetPeak: () => c.resetPeak() };
+    return { liveBytes: c.allocatedBytes, peakBytes: c.peakBytes, pooledBytes: c.pooledBytes, evictedBytes: c.evictedBytes, resetPeak: () => c.resetPeak() };
   }
 
   matmul(a: GpuTensor, b: GpuTensor, opts?: MatmulOptions<GpuTensor>): GpuTensor {

@@ -60,12 +60,13 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   if (phases.includes('rft')) gens.push(whole(n('rft.samplesPerTask')));
   if (phases.includes('base') && n('bc.daggerRounds') > 0) gens.push(whole(1));
   // model.passTokens runs a step in passes of whole rows: a pass, not the step, holds activations.
+  const stepRows = Math.max(1, ...batches);
   const rowsPerPass = n('model.passTokens') > 0 ? Math.max(1, Math.floor(n('model.passTokens') / context)) : Infinity;
-  const batch = Math.min(Math.max(1, ...batches), rowsPerPass), generateBatch = Math.max(...gens);
+  const batch = Math.min(stepRows, rowsPerPass), generateBatch = Math.max(...gens);
   return {
     // model.loraRank applies to pretrained models only (from-scratch presets train in full).
     options: { batch, context, generateBatch, training: !batches.length ? 'none' : pretrained && n('model.loraRank') > 0 ? 'lora' : 'full', ...(pretrained && n('model.loraRank') > 0 ? { loraRank: n('model.loraRank') } : {}), ...(f['model.recompute'] === true ? { recompute: true } : {}) },
-    trainShape: batches.length ? `${batch} rows × ${context} tokens${rowsPerPass < Math.max(1, ...batches) ? ' a pass' : ''}` : 'no gradient steps',
+    trainShape: batches.length ? `${batch} rows × ${context} tokens${rowsPerPass < stepRows ? ' a pass' : ''}` : 'no gradient steps',
     generateShape: `${generateBatch} episodes × ${context} positions`,
   };
 }

@@ -270,9 +270,11 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
     rows.push(row);
-    // On a device: the phase's peak of live buffers and the pool's bytes at its end (docs/gpu-h200.md).
+    // On a device: the phase's peak of live buffers, the pool at its end and what its bound destroyed so far
+    // (docs/gpu-h200.md).
     const mem = ctx.be.memory?.();
-    const memTiming = mem ? { gpu_peak_mib: mem.peakBytes / 2 ** 20, gpu_pooled_mib: mem.pooledBytes / 2 ** 20 } : undefined;
+    const mib = (b: number) => b / 2 ** 20;
+    const memTiming = mem ? { gpu_peak_mib: mib(mem.peakBytes), gpu_pooled_mib: mib(mem.pooledBytes), gpu_evicted_mib: mib(mem.evictedBytes) } : undefined;
     await ctx.log([{ phase: `eval-${phase}`, step: 0, values: { 'pass@1': row['pass@1'], 'pass@1_std': row['pass@1_std'], 'pass@k': row['pass@k'] }, ...(memTiming ? { timing: memTiming } : {}) }]);
     // The phase's final weights stay in the run (weights/<phase>/) whatever later phases do to them.
     const w = await weights();

@@ -64,7 +64,7 @@ describe('trainer', () => {
     class Metered extends FastCpuBackend {
       resets = 0;
       memory() {
-        return { liveBytes: 3 * 2 ** 20, peakBytes: 5 * 2 ** 20, pooledBytes: 2 ** 20, resetPeak: () => void this.resets++ };
+        return { liveBytes: 3 * 2 ** 20, peakBytes: 5 * 2 ** 20, pooledBytes: 2 ** 20, evictedBytes: 2 * 2 ** 20, resetPeak: () => void this.resets++ };
       }
     }
     const metered = new Metered();
@@ -80,7 +80,7 @@ describe('trainer', () => {
     const a = await go();
     expect(a.metrics.filter((m) => m.phase === 'base' && m.step >= 0)).toHaveLength(8);
     expect(metered.resets).toBe(1);
-    expect((await a.store.readMetrics()).find((m) => m.phase === 'eval-base')?.timing).toMatchObject({ gpu_peak_mib: 5, gpu_pooled_mib: 1 });
+    expect((await a.store.readMetrics()).find((m) => m.phase === 'eval-base')?.timing).toMatchObject({ gpu_peak_mib: 5, gpu_pooled_mib: 1, gpu_evicted_mib: 2 });
     const b1 = await go(5);
     expect(b1.r.stopped).toBe(true);
     expect(b1.r.phases).toEqual([]);
