@@ -49,6 +49,8 @@ export interface EpisodeOptions {
   viewHints?: boolean;
   /** agent.triedHints: an undo lists the once-occurring operators and numbers no sub has named yet. */
   triedHints?: boolean;
+  /** agent.subTests: a sub runs the tests, keeps its change when they pass and takes it back when not. */
+  subTests?: boolean;
   /** Progress: called after each turn. */
   onTurn?: (episode: { id: string; task_id: string }, turn: TurnRecord) => void;
   /** Progress: called when an episode has ended and been graded. */
@@ -208,7 +210,7 @@ async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Pr
   try {
     ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs });
     const user = issueMessage(task.repo, task.problem_statement, await ep.sb.listFiles());
-    const system = systemPrompt(opts.systemPrompt, opts.editCommand);
+    const system = systemPrompt(opts.systemPrompt, opts.editCommand, opts.subTests);
     ep.messages.push({ role: 'system', content: system }, { role: 'user', content: user });
     if (opts.tokenizer) {
       ep.tokens = new EpisodeTokens(opts.tokenizer, opts.chatFormat ?? PLAIN_CHATML);
@@ -257,7 +259,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.subTests ? { subTests: true } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);
@@ -306,7 +308,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
     policy: policy.name,
     policy_version: policy.version,
     sandbox: opts.sandbox,
-    system: ep.messages[0]?.content ?? systemPrompt(opts.systemPrompt, opts.editCommand),
+    system: ep.messages[0]?.content ?? systemPrompt(opts.systemPrompt, opts.editCommand, opts.subTests),
     prompt: ep.messages[1]?.content ?? '',
     turns: ep.turns,
     budget_unit: ep.tokens ? 'tokens' : 'chars/4',

@@ -8,7 +8,8 @@
 //   else → the bottom-most `edit` (or SEARCH/REPLACE) that takes it toward the gold file.
 // With guesses (bc.daggerGuesses) it also carries on guess and check as the scripted expert plays it: while
 // fewer than N changes have been undone and the fix's token is not next in the order, the next untried
-// once-occurring candidate is changed (sub), tested and undone (the fix comes when it is next, or after N).
+// once-occurring candidate is changed (sub), tested and undone (the fix comes when it is next, or after N);
+// under agent.subTests the sub tests itself and takes a failing change back, so a guess is one turn.
 // Stateless: every call derives its answer from the task and the turns so far.
 import { Rng } from '../random.ts';
 import { MemorySandbox } from '../sandbox/memory.ts';
@@ -21,7 +22,7 @@ import { fixCommands, guessQueue, lineChanges, lineEditsBetween, subBetween, typ
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { hash, type ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
-import { nameable, onceTokens, replacementFor, runTool } from './tools.ts';
+import { nameable, onceTokens, replacementFor, runTool, takenBack, testsPassed } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
 const CHANGES = new Set(['edit', 'sub', 'undo', 'replace', 'create']);
@@ -60,7 +61,8 @@ function spread(a: string | undefined, b: string | undefined): number {
   return Math.max(a.length, b.length) - head - tail;
 }
 
-const passed = (t: TurnRecord | undefined) => t?.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
+/** The turn's tests all passed (a run_tests, or a sub that ran them under agent.subTests and kept its change). */
+const passed = (t: TurnRecord | undefined) => t !== undefined && testsPassed(t);
 
 /** Was `path` shown whole (a view without a range, or one covering every line) after it last changed? */
 function readSinceChange(turns: readonly TurnRecord[], path: string, lines: number): boolean {
@@ -133,7 +135,8 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
  *  replacement is skipped), unless it is the fix's, the fix's was tried already, or `n` changes have been
  *  undone. Seeded by the task and the turn. */
 function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fixOld: string, g: StateGuesses): { old: string; new: string } | undefined {
-  const undone = turns.filter((t) => t.command?.name === 'undo' && t.status === 'ok').length;
+  // Changes taken back: by undo, or by agent.subTests after their tests failed.
+  const undone = turns.filter((t) => (t.command?.name === 'undo' && t.status === 'ok') || takenBack(t)).length;
   if (undone >= g.n) return undefined;
   // Named by any sub, applied or refused (a guess that would break the syntax is not made twice).
   const tried = new Set(turns.flatMap((t) => (t.command?.name === 'sub' ? [t.command.old] : [])));

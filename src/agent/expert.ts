@@ -3,7 +3,9 @@
 // one source file (levels 0 and 1) it reads that file at once: the issue already names the failing
 // call. With noise p it first makes a plausible wrong edit, sees the tests still fail, and recovers.
 // With guesses N it first tries 0 to N other one-token changes (each tested and undone), as a model that
-// cannot yet locate the bug must: those turns are imitated, unlike the noise edit.
+// cannot yet locate the bug must: those turns are imitated, unlike the noise edit. Under agent.subTests a
+// sub tests itself and takes a failing change back, and the script reads that off the observation: a guess
+// is then one turn, and no run_tests or undo follows a sub.
 // It edits with SEARCH/REPLACE (`replace`) or numbered line ranges (`edit`), as agent.editCommand says.
 // Wording comes from a small phrase bank; everything is seeded, so the same task and seed give the same
 // episode.
@@ -14,6 +16,7 @@ import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
 import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, orderedGuesses, wrongEdit, type FilePlan, type ListOrder } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
+import { takenBack, testsPassed } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
 const PHRASES = {
@@ -104,8 +107,6 @@ export function failingTests(observation: string): { name: string; message: stri
   });
 }
 
-const allPass = (t: TurnRecord) => t.command?.name === 'run_tests' && t.exit_code === 0 && /^run_tests: 0 failed/.test(t.observation);
-
 /** Prefix of a yielded turn that is a deliberate mistake (TurnOutput.noTrain); stripped before use. */
 const NO_TRAIN = '\u0000no-train\u0000';
 
@@ -191,9 +192,9 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
           if (!cmds || cmds.length !== 1 || cmds[0]!.name !== editCommand) continue;
           last = yield turn(say('wrong', { from: guess.from, to: guess.to, line: guess.line + 1 }), cmds[0]!);
-          if (last.status !== 'ok') continue;
-          last = yield turn(say('retest'), { name: 'run_tests' });
-          if (allPass(last) && plan.length === 1 && groups.length === 1) {
+          if (last.status !== 'ok') continue; // refused, or tested and taken back (agent.subTests)
+          if (!testsPassed(last)) last = yield turn(say('retest'), { name: 'run_tests' });
+          if (testsPassed(last) && plan.length === 1 && groups.length === 1) {
             yield turn(say('submit'), { name: 'submit' }); // the guess passes the tests too
             return;
           }
@@ -212,16 +213,19 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
           last = yield NO_TRAIN + turn(say('wrong', { from: wrong.from, to: wrong.to, line: wrong.line + 1 }), cmd);
           const changed = last.status === 'ok';
           if (changed) current = wrong.text;
-          last = yield turn(say('retest'), { name: 'run_tests' });
-          if (allPass(last) && plan.length === 1 && groups.length === 1) {
+          // agent.subTests: a sub ran the tests itself, and took a failing change back.
+          if (!testsPassed(last) && !takenBack(last)) last = yield turn(say('retest'), { name: 'run_tests' });
+          if (testsPassed(last) && plan.length === 1 && groups.length === 1) {
             yield turn(say('submit'), { name: 'submit' }); // the "wrong" edit passes the tests too
             return;
           }
           // Take the wrong change back: with sub, undo it (the file is as last read); else read it again.
-          if (!allPass(last) && editCommand === 'sub' && changed) {
+          if (takenBack(last)) {
+            // nothing to take back
+          } else if (!testsPassed(last) && editCommand === 'sub' && changed) {
             last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), { name: 'undo' });
             if (last.status === 'ok') current = beforeWrong;
-          } else if (!allPass(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
+          } else if (!testsPassed(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
         }
       }
       const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());
@@ -246,15 +250,15 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       for (const c of group) shift += c.bEnd - c.bStart - (c.aEnd - c.aStart);
     }
   }
-  last = yield turn(say('verify'), { name: 'run_tests' });
-  if (!allPass(last!)) {
+  if (!last || !testsPassed(last)) last = yield turn(say('verify'), { name: 'run_tests' });
+  if (!testsPassed(last!)) {
     // Last resort: write every planned file whole, then check once more.
     for (const fp of plan.filter((p): p is Extract<FilePlan, { after: string }> => p.kind !== 'delete')) {
       last = yield turn(say('rewrite', { path: fp.path }), { name: 'create', path: fp.path, content: fp.after });
     }
     last = yield turn(say('verify'), { name: 'run_tests' });
   }
-  yield turn(say(allPass(last!) ? 'submit' : 'giveUp'), { name: 'submit' });
+  yield turn(say(testsPassed(last!) ? 'submit' : 'giveUp'), { name: 'submit' });
 }
 
 export interface ExpertOptions {

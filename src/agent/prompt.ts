@@ -31,8 +31,13 @@ ${USAGE.edit.split(',')[0]}
 
 export type EditCommandKind = 'replace' | 'edit' | 'sub';
 
-/** The full system prompt (pretrained models): the action format and every command, with the chosen edit command. */
-export function fullSystemPrompt(editCommand: EditCommandKind = 'replace'): string {
+/** What agent.subTests adds to sub's documentation. */
+const SUB_TESTS_DOC = `
+  Then the tests run: the change stays when every test passes, and is taken back at once when any fails.`;
+
+/** The full system prompt (pretrained models): the action format and every command, with the chosen edit
+ *  command (and sub's test run under agent.subTests). */
+export function fullSystemPrompt(editCommand: EditCommandKind = 'replace', subTests = false): string {
   return `You are a software engineer fixing a bug in a small JavaScript repository (ES modules; the tests use node:test). You work in turns. In each turn, write your reasoning in a few sentences, then exactly one command in a fenced block whose info string is \`command\`. The block ends the turn; the environment runs the command and replies with its output.
 
 Example turn:
@@ -46,7 +51,7 @@ ${USAGE.view}
   Show lines START to END of a file, numbered (at most ${VIEW_WINDOW} lines; default: from line 1).
 ${USAGE.search}
   Show the lines that contain TEXT (plain text, case-sensitive), with file and line number, in PATH (a file or a folder; default: the whole repository). Quote TEXT that contains spaces: search "return lo" src
-${EDIT_DOCS[editCommand]}
+${editCommand === 'sub' && subTests ? EDIT_DOCS.sub.replace('is refused.', `is refused.${SUB_TESTS_DOC}`) : EDIT_DOCS[editCommand]}
 create PATH
   Write a whole file (folders are created as needed): after the command line, the file's full text.
 ${USAGE.run_tests}
@@ -67,8 +72,8 @@ export const SYSTEM_PROMPT = fullSystemPrompt('replace');
 export const BRIEF_SYSTEM_PROMPT = 'Fix the bug. One command per turn.';
 
 export type SystemPromptKind = 'full' | 'brief';
-export const systemPrompt = (kind: SystemPromptKind | undefined, editCommand: EditCommandKind = 'replace'): string =>
-  kind === 'brief' ? BRIEF_SYSTEM_PROMPT : fullSystemPrompt(editCommand);
+export const systemPrompt = (kind: SystemPromptKind | undefined, editCommand: EditCommandKind = 'replace', subTests = false): string =>
+  kind === 'brief' ? BRIEF_SYSTEM_PROMPT : fullSystemPrompt(editCommand, subTests);
 
 /** The first user message: the issue, then every file of the repository. */
 export function issueMessage(repo: string, problem: string, files: readonly string[]): string {

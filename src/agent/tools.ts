@@ -33,6 +33,9 @@ export interface ToolContext {
   triedHints?: boolean;
   /** The OLD text of every sub that changed a file, in order, kept by the episode (agent.triedHints). */
   tried?: string[];
+  /** agent.subTests: a sub runs the tests after its change, keeps it when every test passes and takes it
+   *  back at once when any fails (one turn for sub, run_tests and undo). */
+  subTests?: boolean;
   /** What each file change replaced (its path and former text, null for a created file), latest
    *  last, kept by the episode: undo takes back the latest. Without it changes cannot be undone. */
   history?: { path: string; text: string | null }[];
@@ -252,7 +255,50 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
   if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}`);
   await write(ctx, path, result, text);
   ctx.tried?.push(c.old);
+  if (ctx.subTests) return testSub(ctx, path, n, text);
   return ok(`edited ${path} (line ${n}); the new text with its neighbours:\n${numbered(next.map(clip), n - 3, n)}`, path);
+}
+
+/** What a sub's observation says when agent.subTests took the change back (the file is as before). */
+export const TAKEN_BACK = 'the tests fail, so the change was taken back';
+
+/** A run_tests result in which every test passed (formatRun's head says none failed). */
+const runPassed = (r: Pick<ToolResult, 'status' | 'exitCode' | 'observation'>) => r.status === 'ok' && r.exitCode === 0 && /^run_tests: 0 failed/.test(r.observation);
+
+/** A recorded turn as the experts read it (the fields of trajectory.ts's TurnRecord they need; written out
+ *  here because trajectory.ts imports this module's ToolStatus). */
+type Turn = { command: Command | null; status: string; exit_code: number | null; observation: string };
+
+/** Did this turn's tests all pass: a run_tests, or a sub that ran them (agent.subTests) and kept its change? */
+export const testsPassed = (t: Turn): boolean =>
+  (t.command?.name === 'run_tests' && runPassed({ status: t.status as ToolStatus, exitCode: t.exit_code, observation: t.observation })) ||
+  (t.command?.name === 'sub' && t.status === 'ok' && t.exit_code === 0 && /\nrun_tests: 0 failed/.test(t.observation));
+
+/** A sub whose change agent.subTests took back after its tests failed: tested and undone in one turn. */
+export const takenBack = (t: Turn): boolean => t.command?.name === 'sub' && t.status !== 'ok' && t.observation.includes(TAKEN_BACK);
+
+/** agent.subTests: the tests after the sub just written to line `n` of `path` (`before` its former text).
+ *  Every test passing keeps the change (status ok); otherwise it is taken back at once (status error: the file
+ *  is unchanged, as after a refused sub) and, with agent.triedHints, the candidates no sub has named follow.
+ *  A taken-back sub reports the counts line alone, not the failures: a guess is then ~30 tokens of context
+ *  instead of ~130, and the first such runs (E51) ended 27 % of their episodes at the context limit. */
+async function testSub(ctx: ToolContext, path: string, n: number, before: string): Promise<ToolResult> {
+  const takeBack = async () => {
+    ctx.history?.pop();
+    await ctx.sandbox.writeFile(path, before);
+  };
+  let run: ToolResult;
+  try {
+    run = await runTests(ctx, { name: 'run_tests' });
+  } catch (e) {
+    await takeBack(); // a sandbox that failed to run the tests leaves no untested change behind
+    throw e;
+  }
+  if (runPassed(run)) return { observation: `edited ${path} (line ${n}) and ran the tests:\n${run.observation}`, status: 'ok', exitCode: 0, file: path };
+  await takeBack();
+  const left = ctx.triedHints && ctx.tried ? onceTokens(before).filter((t) => !ctx.tried!.includes(t)) : [];
+  const counts = run.observation.split('\n')[0]!;
+  return { observation: `edited ${path} (line ${n}) and ran the tests; ${TAKEN_BACK}:\n${counts}${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, status: 'error', exitCode: run.exitCode };
 }
 
 async function undo(ctx: ToolContext): Promise<ToolResult> {

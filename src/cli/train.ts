@@ -11,6 +11,7 @@ import { loadModelDir } from '../model/load.node.ts';
 import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
+import { phaseGains } from '../rl/gains.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
@@ -206,7 +207,7 @@ export function registerTrain(program: Command): void {
         const table = resultsTable(r.phases);
         const { writeFile } = await import('node:fs/promises');
         await writeFile(join(dir, 'results.md'), `# ${dir}\n\n${table}\n`);
-        if (o.json) printJson({ phases: r.phases, run_dir: dir, stopped: r.stopped, ...(r.resumedFrom ? { resumed_from: r.resumedFrom } : {}) });
+        if (o.json) printJson({ phases: r.phases, gains: phaseGains(r.phases), run_dir: dir, stopped: r.stopped, ...(r.resumedFrom ? { resumed_from: r.resumedFrom } : {}) });
         else {
           console.log(r.phases.length ? table : 'no phase finished yet');
           console.log(`run folder: ${dir}${r.stopped ? ` (stopped early: continue with --resume ${dir})` : ''}`);

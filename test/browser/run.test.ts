@@ -198,6 +198,8 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     expect(bc[0].values.grad_norm).toBeGreaterThan(0);
     expect(rows.filter((r: { phase: string }) => r.phase.startsWith('eval-')).map((r: { phase: string }) => r.phase)).toEqual(['eval-base', 'eval-dapo']);
     expect(await page.$$eval('#run-results tr', (trs) => trs.length)).toBe(3);
+    // DAPO's step over the base against the headline's bar (phaseGains), beside its pass@1.
+    expect(await page.$eval('#run-results tr:nth-child(3) td:nth-child(4)', (td) => td.textContent)).toMatch(/^[+−][\d.]+ \(bar [\d.]+\): (clears|below) it$/);
     await shot('live-done');
   });
 

@@ -100,6 +100,31 @@ describe('state expert with guesses (bc.daggerGuesses)', () => {
       expect(guessed).toBeGreaterThan(2);
     }
   });
+  it('with agent.subTests, both experts guess in one turn a guess (the sub tests itself), name the last candidate listed, fix and submit', { timeout: 180_000 }, async () => {
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.subTests': true }), { sandbox: 'node' });
+    const specs = tasks.map((task) => ({ task, seed: 1 }));
+    const scripted = await runEpisodes(specs, new ExpertPolicy({ guesses: 3, guessOrder: 'last', style: 'bare', editCommand: 'sub' }), createNodeSandbox, o);
+    const state = await runEpisodes(specs, new StateExpertPolicy('sub', 'bare', { n: 3, order: 'last' }), createNodeSandbox, o);
+    let guessed = 0;
+    scripted.forEach((t, i) => {
+      expect(t.reward.tests, t.task_id).toBe(1);
+      const names = t.turns.map((x) => x.command!.name);
+      const subs = names.filter((n) => n === 'sub').length;
+      expect(names, t.task_id).toEqual(['view', ...Array<string>(subs).fill('sub'), 'submit']); // no run_tests, no undo
+      guessed += subs - 1;
+      t.turns.forEach((turn, k) => {
+        // Each guess (a taken-back sub) names the last token of the observation before it (the list's last).
+        if (turn.command?.name !== 'sub' || k === 0 || turn.status === 'ok') return;
+        expect(turn.observation).toContain('the tests fail, so the change was taken back');
+        expect((turn.command as { old: string }).old, t.task_id).toBe(t.turns[k - 1]!.observation.split(/\s/).at(-1));
+      });
+      expect(t.turns.at(-2)!.observation).toMatch(/\nrun_tests: 0 failed/);
+      expect(olds(state[i]!).slice(0, -1), t.task_id).toEqual(olds(t).slice(0, -1)); // the state expert's guesses are the same
+      expect(state[i]!.reward.tests, t.task_id).toBe(1);
+      expect(state[i]!.turns.map((x) => x.command!.name).filter((n) => n === 'run_tests' || n === 'undo'), t.task_id).toEqual([]);
+    });
+    expect(guessed).toBeGreaterThan(2);
+  });
   it("takes over after a student's own guess: tests it, undoes it, and does not try it again", { timeout: 60_000 }, async () => {
     // A task whose first listed candidate (the student's guess) is not the fix's.
     const source = (task: (typeof tasks)[number]) => Object.keys(task.files).find((p) => p.startsWith('src/'))!;
@@ -113,5 +138,11 @@ describe('state expert with guesses (bc.daggerGuesses)', () => {
     expect(t.reward.tests).toBe(1);
     if (t.turns[1]!.status === 'ok') expect(t.turns.slice(2, 4).map((x) => x.command!.name)).toEqual(['run_tests', 'undo']);
     expect(olds(t).slice(1)).not.toContain(listed[0]); // the student's guess is not made again
+    // agent.subTests: the student's guess tested itself; the expert goes on guessing and fixing with subs alone.
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.subTests': true }), { sandbox: 'node' });
+    const u = await runEpisode(task, new TakeoverPolicy(student, new StateExpertPolicy('sub', 'bare', { n: 3, order: 'last' }), () => 2), createNodeSandbox, o);
+    expect(u.reward.tests).toBe(1);
+    expect(u.turns.slice(2).map((x) => x.command!.name).filter((n) => n !== 'sub')).toEqual(['submit']);
+    expect(olds(u).slice(1)).not.toContain(listed[0]);
   });
 });

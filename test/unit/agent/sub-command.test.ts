@@ -124,6 +124,46 @@ describe('sub and undo: the tool', () => {
   });
 });
 
+describe('sub with agent.subTests: one turn for sub, run_tests and undo', () => {
+  // A fake test run: the test passes when the loop starts at 0 and stops before xs.length.
+  const fixed = CODE.replace('i = 1', 'i = 0').replace('<=', '<');
+  const run = (files: Record<string, string>) => {
+    const pass = files['src/f.js'] === CODE.replace('<=', '<') || files['src/f.js'] === fixed;
+    return { tests: [{ fullName: 'sums', status: pass ? ('pass' as const) : ('fail' as const), ...(pass ? {} : { message: 'Expected values to be strictly equal:\n\n5 !== 6\n' }) }], output: '', exitCode: pass ? 0 : 1, timedOut: false, truncated: false, durationMs: 1 };
+  };
+  const tctx = () => ({ sandbox: new MemorySandbox({ 'src/f.js': CODE, 'test/f.test.js': 'x' }, run), testFiles: ['test/f.test.js'], timeoutMs: 1000, open: {}, history: [], subTests: true, triedHints: true, tried: [], report: 'brief' }) as ToolContext & { sandbox: MemorySandbox; history: unknown[]; tried: string[] };
+  it('takes a change whose tests fail back at once, says so with the report and the candidates not yet tried', async () => {
+    const c = tctx();
+    const r = await runTool(c, { name: 'sub', old: '++', new: '--' });
+    expect(r).toEqual({ status: 'error', exitCode: 1, observation: 'edited src/f.js (line 3) and ran the tests; the tests fail, so the change was taken back:\nrun_tests: 1 failed, 0 passed (exit code 1)\nnot yet tried: <= +=' }); // the counts alone
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+    expect(c.history).toEqual([]); // nothing left to undo
+    expect(c.tried).toEqual(['++']);
+    expect((await runTool(c, { name: 'undo' })).status).toBe('error');
+  });
+  it('keeps a change whose tests all pass (undo can still take it back)', async () => {
+    const c = tctx();
+    const r = await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    expect(r).toEqual({ status: 'ok', exitCode: 0, file: 'src/f.js', observation: 'edited src/f.js (line 3) and ran the tests:\nrun_tests: 0 failed, 1 passed (exit code 0)' });
+    expect(c.sandbox.files['src/f.js']).toBe(CODE.replace('<=', '<'));
+    expect((await runTool(c, { name: 'undo' })).status).toBe('ok');
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+  });
+  it('a sandbox that cannot run the tests leaves the file as it was (the failure is the observation)', async () => {
+    const c = tctx();
+    c.sandbox.runTests = async () => Promise.reject(new Error('could not start node for the sandbox: EAGAIN'));
+    const r = await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    expect(r).toMatchObject({ status: 'error', observation: 'sub failed: Error: could not start node for the sandbox: EAGAIN' });
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+    expect(c.history).toEqual([]);
+  });
+  it('refusals run no tests and read as without it', async () => {
+    const c = tctx();
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect(c.tried).toEqual([]);
+  });
+});
+
 describe('the experts: the shortest unique sub', () => {
   it('subBetween widens the change to whole tokens and until OLD is unique on the line', () => {
     const r = (a: string, b: string) => subBetween(a, b);

@@ -24,6 +24,19 @@ describe.concurrent('webswe solve', () => {
     expect(doc.turns.at(-1).command).toEqual({ name: 'submit' });
     expect(doc.final_diff).toMatch(/\+ {2}if \(x > hi\) return hi;/);
   });
+  it('--guesses with --set bc.expertGuessOrder=last and agent.subTests=true: guesses from the list\'s end, one sub each', async () => {
+    const set = ['agent.editCommand=sub', 'agent.viewHints=true', 'agent.triedHints=true', 'agent.testReport=brief', 'bc.expertGuessOrder=last', 'agent.subTests=true'];
+    const r = await webswe('--task', 'public/tasks/level0/val.jsonl', '--index', '0', '--guesses', '3', '--style', 'bare', '--json', '--set', ...set);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.policy).toBe("expert(noise=0, bare, sub, guesses ≤ 3 from the list's end)");
+    expect(doc.reward.tests).toBe(1);
+    const names = doc.turns.map((t: { command: { name: string } }) => t.command.name);
+    expect(names[0]).toBe('view');
+    expect(names.slice(1, -1).every((n: string) => n === 'sub')).toBe(true);
+    expect(names.at(-1)).toBe('submit');
+    expect(doc.turns.at(-2).observation).toMatch(/and ran the tests:\nrun_tests: 0 failed/);
+  });
   it('--policy replay:FILE plays the file and prints the turns, the reward and the final diff', async () => {
     const r = await webswe('--task', TASKS, '--index', '0', '--policy', 'replay:test/fixtures/agent/clamp1-replay.json');
     expect(r.status).toBe(0);
