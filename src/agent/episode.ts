@@ -47,7 +47,7 @@ export interface EpisodeOptions {
   subHints?: boolean;
   /** agent.viewHints: a view of a whole file ends with its once-occurring operators and numbers. */
   viewHints?: boolean;
-  /** agent.triedHints: an undo lists the once-occurring operators and numbers no sub has named yet. */
+  /** agent.triedHints: an undo, a refused sub and a taken-back one list the once-occurring operators and numbers no sub has named yet. */
   triedHints?: boolean;
   /** agent.subTests: a sub runs the tests, keeps its change when they pass and takes it back when not. */
   subTests?: boolean;

@@ -205,8 +205,18 @@ export function replacementFor(token: string, rng: Rng): string | undefined {
   return SWAP[token];
 }
 
-/** The refusal's hint under agent.subHints: the candidates a one-token sub can name. */
+/** The candidates no sub of the episode has named yet (agent.triedHints), in file order. */
+const untried = (ctx: ToolContext, text: string): string[] => (ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => !ctx.tried!.includes(t)) : []);
+
+/** A refused sub's hint. agent.triedHints: the candidates not yet tried, as an undo and a taken-back sub end, so
+ *  the guess after a refusal has its list a few tokens before it too (without it, E56's base made 2,409 of its
+ *  4,598 subs straight after a refusal, with nothing to copy, and 2,609 subs were refused). Otherwise
+ *  agent.subHints: every candidate a one-token sub can name. */
 const hint = (ctx: ToolContext, text: string): string => {
+  if (ctx.triedHints && ctx.tried) {
+    const left = untried(ctx, text);
+    return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
+  }
   if (!ctx.subHints) return '';
   const once = onceTokens(text);
   return once.length ? `\noperators and numbers that occur once: ${once.join(' ')}` : '';
@@ -226,11 +236,11 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
   let at: number;
   if (c.line !== undefined) {
     const line = lines[c.line - 1];
-    if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end`);
+    if (line === undefined) return refused(`${path} unchanged: it has ${lines.length} lines; line ${c.line} is past its end${hint(ctx, text)}`);
     const shown = `${c.line}| ${clip(line)}`;
     const i = line.indexOf(c.old);
     if (i < 0) return refused(`${path} unchanged: ${old} is not on line ${c.line}:\n${shown}${hint(ctx, text)}`);
-    if (line.indexOf(c.old, i + 1) >= 0) return refused(`${path} unchanged: ${old} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}`);
+    if (line.indexOf(c.old, i + 1) >= 0) return refused(`${path} unchanged: ${old} occurs more than once on line ${c.line}; give more of the text around it:\n${shown}${hint(ctx, text)}`);
     at = i;
   } else {
     // Anywhere in the file, once (across lines, so the lines it occurs on can be named).
@@ -252,7 +262,7 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
   next[n - 1] = lines[n - 1]!.slice(0, at) + c.new + lines[n - 1]!.slice(at + c.old.length);
   const result = next.join('\n') + '\n';
   const broken = syntaxError(path, result);
-  if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}`);
+  if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}${hint(ctx, text)}`);
   await write(ctx, path, result, text);
   ctx.tried?.push(c.old);
   if (ctx.subTests) return testSub(ctx, path, n, text);
@@ -296,7 +306,7 @@ async function testSub(ctx: ToolContext, path: string, n: number, before: string
   }
   if (runPassed(run)) return { observation: `edited ${path} (line ${n}) and ran the tests:\n${run.observation}`, status: 'ok', exitCode: 0, file: path };
   await takeBack();
-  const left = ctx.triedHints && ctx.tried ? onceTokens(before).filter((t) => !ctx.tried!.includes(t)) : [];
+  const left = untried(ctx, before);
   const counts = run.observation.split('\n')[0]!;
   return { observation: `edited ${path} (line ${n}) and ran the tests; ${TAKEN_BACK}:\n${counts}${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, status: 'error', exitCode: run.exitCode };
 }
@@ -310,7 +320,7 @@ async function undo(ctx: ToolContext): Promise<ToolResult> {
   if (last.text === null) return ok(`undone: ${last.path} removed again`, last.path);
   // Guess and check: the candidates left, so the next guess is the first of the last list, not one of the
   // view's many (docs/learning.md, finding 27).
-  const left = ctx.triedHints && ctx.tried ? onceTokens(last.text).filter((t) => !ctx.tried!.includes(t)) : [];
+  const left = untried(ctx, last.text);
   return ok(`undone: ${last.path} is back as it was (${lines.length} lines)${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, last.path);
 }
 

@@ -62,6 +62,24 @@ export async function collect(
 
 export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
 
+/** Which of RFT's K rollouts a task are trained on (rft.keep). solved: every successful one (the paper's
+ *  rejection sampling). mixed: the successes of tasks not solved every time — the policy already does the
+ *  rest, and sharpening it there only lowers its entropy on unseen code (pass@k). shortest: per task, the one
+ *  success with the fewest turns (the first such) — with guess and check, the sample whose fix came at the
+ *  earliest guess, the choice pass@1 rewards. Grouped by task_id; the kept episodes keep their order. */
+export function keptForRft(ts: readonly Trajectory[], keep: 'solved' | 'mixed' | 'shortest'): Trajectory[] {
+  if (keep === 'solved') return ts.filter(solved);
+  const byTask = new Map<string, Trajectory[]>();
+  for (const t of ts) byTask.set(t.task_id, [...(byTask.get(t.task_id) ?? []), t]);
+  const chosen = new Set<Trajectory>();
+  for (const group of byTask.values()) {
+    const wins = group.filter(solved);
+    if (keep === 'mixed' && wins.length < group.length) wins.forEach((t) => chosen.add(t));
+    if (keep === 'shortest' && wins.length) chosen.add(wins.reduce((a, b) => (b.turns.length < a.turns.length ? b : a)));
+  }
+  return ts.filter((t) => chosen.has(t));
+}
+
 /** A turn whose command the environment refused and which changed nothing: an edit whose text is not
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';

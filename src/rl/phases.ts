@@ -19,7 +19,7 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, solved } from './collect.ts';
+import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, solved, keptForRft } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
@@ -246,9 +246,9 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
     const rolloutS = (performance.now() - t0) / 1000;
     if (ctx.shouldStop()) return; // a part of the rollouts: dropped
     await ctx.trajectories('rft', 0, ts);
-    await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: ts.filter(solved).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
+    await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: keptForRft(ts, cfg.rft.keep).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
   }
-  const kept = ts.filter(solved);
+  const kept = keptForRft(ts, cfg.rft.keep);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
   const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true, maskRefused: cfg.rft.maskRefused }));
   await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft' });

@@ -125,6 +125,20 @@ describe('state expert with guesses (bc.daggerGuesses)', () => {
     });
     expect(guessed).toBeGreaterThan(2);
   });
+  it("after a student's refused sub, its first guess is the last token of the refusal (agent.triedHints lists the candidates there)", { timeout: 60_000 }, async () => {
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.subTests': true }), { sandbox: 'node' });
+    const student: Policy = { name: 'blind', version: 0, act: async (states) => states.map((s) => ({ text: formatCommand(s.turns.length === 0 ? { name: 'view' } : { name: 'sub', old: '@@@', new: '+' }) })) };
+    let guesses = 0;
+    for (const task of tasks) {
+      const t = await runEpisode(task, new TakeoverPolicy(student, new StateExpertPolicy('sub', 'bare', { n: 3, order: 'last' }), () => 2), createNodeSandbox, o);
+      expect(t.turns[1]!.observation, task.instance_id).toMatch(/^src\/.*unchanged: "@@@" is not in the file\nnot yet tried: /);
+      const list = t.turns[1]!.observation.split('not yet tried: ')[1]!.split(' ');
+      expect(t.turns[2]!.command!.name).toBe('sub');
+      if (t.turns[2]!.status !== 'ok') (guesses++, expect(olds(t)[1], task.instance_id).toBe(list.at(-1))); // a guess: the copy's answer
+      expect(t.reward.tests, task.instance_id).toBe(1);
+    }
+    expect(guesses).toBeGreaterThan(2);
+  });
   it("takes over after a student's own guess: tests it, undoes it, and does not try it again", { timeout: 60_000 }, async () => {
     // A task whose first listed candidate (the student's guess) is not the fix's.
     const source = (task: (typeof tasks)[number]) => Object.keys(task.files).find((p) => p.startsWith('src/'))!;

@@ -109,6 +109,30 @@ describe('sub and undo: the tool', () => {
     await runTool(off, { name: 'sub', old: '++', new: '--' });
     expect((await runTool(off, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // off by default
   });
+  it('with agent.triedHints, every refused sub ends with the candidates not yet tried (in place of agent.subHints)', async () => {
+    const c = { ...ctx(), triedHints: true, subHints: true, tried: [] as string[] };
+    const untried = (list: string) => new RegExp(`\\nnot yet tried: ${list.replace(/[+*]/g, '\\$&')}$`);
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
+    await runTool(c, { name: 'sub', old: '++', new: '--' });
+    await runTool(c, { name: 'undo' });
+    // Each refusal: not in the file, more than once, more than once on a line, not on a line, past the end, breaks the syntax.
+    for (const cmd of [
+      { name: 'sub', old: '===', new: '!==' }, { name: 'sub', old: '1', new: '0' }, { name: 'sub', line: 3, old: 'i', new: 'j' },
+      { name: 'sub', line: 2, old: 'xs', new: 'ys' }, { name: 'sub', line: 9, old: 'x', new: 'y' }, { name: 'sub', old: '++) {', new: '++ {' },
+    ] as const) {
+      const r = await runTool(c, cmd);
+      expect(r.status, JSON.stringify(cmd)).toBe('error');
+      expect(r.observation, JSON.stringify(cmd)).toMatch(untried('<= +='));
+      expect(r.observation).not.toMatch(/occur once/);
+    }
+    expect(c.tried).toEqual(['++']); // refusals are not tried
+    expect(c.sandbox.files['src/f.js']).toBe(CODE);
+    for (const t of ['<=', '+=']) {
+      await runTool(c, { name: 'sub', old: t, new: t === '<=' ? '<' : '-=' });
+      await runTool(c, { name: 'undo' });
+    }
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file'); // all tried: no list
+  });
   it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
     const c = ctx();
     await runTool(c, { name: 'sub', old: '<=', new: '<' });
@@ -157,9 +181,10 @@ describe('sub with agent.subTests: one turn for sub, run_tests and undo', () => 
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     expect(c.history).toEqual([]);
   });
-  it('refusals run no tests and read as without it', async () => {
+  it('refusals run no tests and read as without it (with agent.triedHints, the candidates not yet tried)', async () => {
     const c = tctx();
-    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
+    expect((await runTool({ ...c, triedHints: false }, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
     expect(c.tried).toEqual([]);
   });
 });
