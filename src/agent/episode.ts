@@ -47,8 +47,10 @@ export interface EpisodeOptions {
   subHints?: boolean;
   /** agent.viewHints: a view of a whole file ends with its once-occurring operators and numbers. */
   viewHints?: boolean;
-  /** agent.triedHints: an undo, a refused sub and a taken-back one list the once-occurring operators and numbers no sub has named yet. */
+  /** agent.triedHints: an undo and a taken-back sub list the once-occurring operators and numbers no sub has named yet. */
   triedHints?: boolean;
+  /** agent.triedOnRefusal: so does a refused sub (with triedHints). */
+  triedOnRefusal?: boolean;
   /** agent.subTests: a sub runs the tests, keeps its change when they pass and takes it back when not. */
   subTests?: boolean;
   /** Progress: called after each turn. */
@@ -259,7 +261,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.subTests ? { subTests: true } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.triedOnRefusal ? { triedOnRefusal: true } : {}), ...(opts.subTests ? { subTests: true } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

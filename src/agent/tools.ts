@@ -33,6 +33,8 @@ export interface ToolContext {
   triedHints?: boolean;
   /** The OLD text of every sub that changed a file, in order, kept by the episode (agent.triedHints). */
   tried?: string[];
+  /** agent.triedOnRefusal: a refused sub ends with the candidates not yet tried too (with triedHints). */
+  triedOnRefusal?: boolean;
   /** agent.subTests: a sub runs the tests after its change, keeps it when every test passes and takes it
    *  back at once when any fails (one turn for sub, run_tests and undo). */
   subTests?: boolean;
@@ -208,12 +210,12 @@ export function replacementFor(token: string, rng: Rng): string | undefined {
 /** The candidates no sub of the episode has named yet (agent.triedHints), in file order. */
 const untried = (ctx: ToolContext, text: string): string[] => (ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => !ctx.tried!.includes(t)) : []);
 
-/** A refused sub's hint. agent.triedHints: the candidates not yet tried, as an undo and a taken-back sub end, so
- *  the guess after a refusal has its list a few tokens before it too (without it, E56's base made 2,409 of its
- *  4,598 subs straight after a refusal, with nothing to copy, and 2,609 subs were refused). Otherwise
- *  agent.subHints: every candidate a one-token sub can name. */
+/** A refused sub's hint. agent.triedOnRefusal: the candidates not yet tried, as an undo and a taken-back sub end
+ *  under agent.triedHints, so the guess after a refusal has its list a few tokens before it too (without it,
+ *  E56's base made 2,409 of its 4,598 subs straight after a refusal, with nothing to copy, and 2,609 subs were
+ *  refused). Otherwise agent.subHints: every candidate a one-token sub can name. */
 const hint = (ctx: ToolContext, text: string): string => {
-  if (ctx.triedHints && ctx.tried) {
+  if (ctx.triedOnRefusal && ctx.triedHints && ctx.tried) {
     const left = untried(ctx, text);
     return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
   }

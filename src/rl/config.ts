@@ -51,7 +51,8 @@ export const FIELDS = [
   f('agent.editCommand', 'string', 'replace', 'the edit command the prompt documents and the scripted expert uses: replace (SEARCH/REPLACE blocks: old lines copied, then new), edit (edit PATH START END and the new lines: no copy of the old lines) or sub (sub LINE OLD NEW: text on one line becomes other text, edit for larger changes; the fewest tokens, for the smallest models)', { choices: ['replace', 'edit', 'sub'] }),
   f('agent.subHints', 'bool', false, "when sub's text is not in the file (or not once), the refusal lists the operators and numbers that occur once in it: what a one-token sub can name, to copy from the last observation instead of the file viewed turns before", {}),
   f('agent.viewHints', 'bool', false, "a view that shows a whole file ends with the operators and numbers that occur once in it (what a one-token sub can name), so the text to copy is a few tokens before the action rather than the whole file back", {}),
-  f('agent.triedHints', 'bool', false, "an undo, a refused sub and (agent.subTests) a taken-back sub end with the file's once-occurring operators and numbers that no sub has named yet in the episode (file order; a refusal lists these instead of agent.subHints' all): in guess and check (bc.expertGuessOrder = list or last) the next guess is then the first or the last of the latest list, one answer a few tokens before the action", {}),
+  f('agent.triedHints', 'bool', false, "an undo and (agent.subTests) a taken-back sub end with the file's once-occurring operators and numbers that no sub has named yet in the episode (file order): in guess and check (bc.expertGuessOrder = list or last) the next guess is then the first or the last of the latest list, one answer a few tokens before the action", {}),
+  f('agent.triedOnRefusal', 'bool', false, "with agent.triedHints, a refused sub (its text not in the file, or not once) ends with the candidates not yet tried too, in place of agent.subHints' list: the guess after a refusal then has its answer a few tokens before it, as after an undo (E56: 2,409 of 4,598 subs came straight after a refusal, with nothing to copy)", {}),
   f('agent.subTests', 'bool', false, "sub runs the tests after its change: the change stays when every test passes and is taken back at once when any fails (the observation: the test counts, then with agent.triedHints the candidates no sub has named). Guess and check costs one turn a guess instead of three (sub, run_tests, undo); the scripted and the state expert play it so. For one-token fixes (tasks.difficulty token): a fix of several subs cannot pass after its first", {}),
   f('agent.testReport', 'string', 'full', 'how run_tests reports: full (every test, failure messages up to 12 lines) or brief (the counts and the first 3 failures, two lines each: fewer tokens for small models)', { choices: ['full', 'brief'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
@@ -219,6 +220,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   }
   if (c.get('bc.copyDrillPick') !== 'uniform' && c.get('agent.viewHints') !== true) {
     throw new ConfigError(`bc.copyDrillPick ${String(c.get('bc.copyDrillPick'))} drills a copy from the view's candidate list, which only agent.viewHints shows: set agent.viewHints=true or bc.copyDrillPick=uniform`);
+  }
+  if (c.get('agent.triedOnRefusal') === true && c.get('agent.triedHints') !== true) {
+    throw new ConfigError('agent.triedOnRefusal lists the candidates not yet tried, which only agent.triedHints keeps: set agent.triedHints=true or agent.triedOnRefusal=false');
   }
   const phases = String(c.get('run.phases')).split(',').map((s) => s.trim());
   for (const p of phases) if (!['base', 'rft', 'dapo'].includes(p)) throw new ConfigError(`run.phases: unknown phase "${p}" (allowed: base, rft, dapo)`);

@@ -19,6 +19,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     subHints: c.agent.subHints,
     viewHints: c.agent.viewHints,
     triedHints: c.agent.triedHints,
+    triedOnRefusal: c.agent.triedOnRefusal,
     subTests: c.agent.subTests,
     overlap: c.agent.overlap === true,
     reward: {

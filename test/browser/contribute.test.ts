@@ -61,7 +61,12 @@ describe.skipIf(noBrowserReason || noNatsReason)('contributing from a browser ta
     expect(await page.inputValue('#contribute-run')).toBe('tab1');
     expect(await page.getAttribute('nav a[aria-current]', 'data-nav')).toBe('contribute');
     await page.click('#contribute-start');
-    await page.waitForFunction(() => document.querySelectorAll('#contribute-items li').length >= 2, undefined, { timeout: 240_000 });
+    // Two items listed; a learner that fails meanwhile ends the wait with its error, and a timeout says what the tab showed.
+    const listed = page.waitForFunction(() => document.querySelectorAll('#contribute-items li').length >= 2, undefined, { timeout: 240_000 });
+    const learnerFailed = learner.then(() => new Promise<never>(() => {}), (e: Error) => Promise.reject(new Error(`the learner failed before the tab played its items: ${e.message}`)));
+    await Promise.race([listed, learnerFailed]).catch(async (e: Error) => {
+      throw new Error(`${e.message}\nthe tab's status: ${await page.textContent('#contribute-status')}; its items: ${await page.textContent('#contribute-items')}; tallies: ${JSON.stringify([...share.tally])}`);
+    });
     const r = await learner;
     expect(r.phases.map((p) => p.phase)).toEqual(['dapo']);
     expect(share.tally.get(c.user)).toEqual({ accepted: 2, rejected: {} });

@@ -125,8 +125,8 @@ describe('state expert with guesses (bc.daggerGuesses)', () => {
     });
     expect(guessed).toBeGreaterThan(2);
   });
-  it("after a student's refused sub, its first guess is the last token of the refusal (agent.triedHints lists the candidates there)", { timeout: 60_000 }, async () => {
-    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.subTests': true }), { sandbox: 'node' });
+  it("after a student's refused sub, its first guess is the last token of the refusal (agent.triedOnRefusal lists the candidates there)", { timeout: 60_000 }, async () => {
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.subTests': true }), { sandbox: 'node' });
     const student: Policy = { name: 'blind', version: 0, act: async (states) => states.map((s) => ({ text: formatCommand(s.turns.length === 0 ? { name: 'view' } : { name: 'sub', old: '@@@', new: '+' }) })) };
     let guesses = 0;
     for (const task of tasks) {

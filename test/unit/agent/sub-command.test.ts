@@ -8,6 +8,7 @@ import { formatCommand, parseTurn, type Command } from '../../../src/agent/comma
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
 import { onceTokens, runTool, type ToolContext } from '../../../src/agent/tools.ts';
 import { MemorySandbox } from '../../../src/sandbox/memory.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
 
 const parsed = (body: string) => {
   const r = parseTurn('```command\n' + body + '\n```');
@@ -109,8 +110,9 @@ describe('sub and undo: the tool', () => {
     await runTool(off, { name: 'sub', old: '++', new: '--' });
     expect((await runTool(off, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // off by default
   });
-  it('with agent.triedHints, every refused sub ends with the candidates not yet tried (in place of agent.subHints)', async () => {
-    const c = { ...ctx(), triedHints: true, subHints: true, tried: [] as string[] };
+  it('with agent.triedOnRefusal, every refused sub ends with the candidates not yet tried (in place of agent.subHints)', async () => {
+    expect(() => resolveConfig({ 'agent.triedOnRefusal': true })).toThrow(/agent\.triedOnRefusal.*agent\.triedHints=true/);
+    const c = { ...ctx(), triedHints: true, triedOnRefusal: true, subHints: true, tried: [] as string[] };
     const untried = (list: string) => new RegExp(`\\nnot yet tried: ${list.replace(/[+*]/g, '\\$&')}$`);
     expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
     await runTool(c, { name: 'sub', old: '++', new: '--' });
@@ -181,10 +183,10 @@ describe('sub with agent.subTests: one turn for sub, run_tests and undo', () => 
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     expect(c.history).toEqual([]);
   });
-  it('refusals run no tests and read as without it (with agent.triedHints, the candidates not yet tried)', async () => {
+  it('refusals run no tests and read as without it (with agent.triedOnRefusal, the candidates not yet tried)', async () => {
     const c = tctx();
-    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
-    expect((await runTool({ ...c, triedHints: false }, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect((await runTool({ ...c, triedOnRefusal: true }, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
     expect(c.tried).toEqual([]);
   });
 });
