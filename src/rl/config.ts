@@ -90,6 +90,7 @@ export const FIELDS = [
   f('rft.lr', 'number', 1e-3, 'RFT learning rate (paper: 5e-6 for 72B; small models want more)', { min: 0, max: 1 }),
   f('rft.warmupSteps', 'int', 10, 'warm-up steps before the cosine decay to 0', { min: 0, max: 1e6 }),
   f('rft.maskRefused', 'bool', false, "turns of a kept episode whose command the environment refused (a sub whose text is not in the file, a view of a missing file) are masked out of the loss, as format errors are: the successful edit is imitated, the blind guesses before it are not", {}),
+  f('rft.temperedLoss', 'bool', false, "RFT's loss scores softmax(logits/τ) at rft.temperature, the distribution its rollouts were sampled from: the policy at τ moves towards its own successes. At 1 (off) the policy at 1 is fitted to samples of the sharper τ-distribution, and evaluation at τ sharpens it again", {}),
   f('rft.keep', 'string', 'solved', "which successful rollouts RFT trains on: solved (every one, the paper's rejection sampling), mixed (only those of tasks the K samples did not all solve: where the policy is unsure) or shortest (one a task, the success with the fewest turns: with guess and check, the earliest right guess)", { choices: ['solved', 'mixed', 'shortest'] }),
   f('rft.epochs', 'int', 1, 'epochs over the kept episodes', { min: 0, max: 100 }),
   f('rft.batchEpisodes', 'int', 16, 'episodes per optimiser step', { min: 1, max: 4096 }),

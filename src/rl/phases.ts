@@ -146,7 +146,7 @@ function averageSteps(ms: StepMetrics[]): Record<string, number> {
  * ctx.resume.step (same shuffles, same schedule) with AdamW's moments restored, so it ends with the
  * weights and metrics of an uninterrupted one.
  */
-async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number }): Promise<number> {
+async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string, eps: EpisodeTokens[], o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number }): Promise<number> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
@@ -175,7 +175,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt);
       const t0 = performance.now();
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
-      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr, ctx.cfg.model.passTokens);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
@@ -251,7 +251,8 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
   const kept = keptForRft(ts, cfg.rft.keep);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
   const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true, maskRefused: cfg.rft.maskRefused }));
-  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft' });
+  const temperature = cfg.rft.temperedLoss ? cfg.rft.temperature : 1;
+  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft', temperature });
 }
 
 /** The DAPO learning rate at optimiser step `step` (0-based, counted over the whole phase): linear

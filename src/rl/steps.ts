@@ -60,8 +60,11 @@ const freeBatch = <T extends Tensor>(model: Transformer<T>, b: ReturnType<typeof
 /** SFT: loss = −Σ mask·logp / Σ mask, the token mean over the action tokens of the batch (mask 1) and,
  *  when the rows carry a context weight w, the environment's tokens at weight w. The loss and entropy
  *  reported are the action tokens' alone, comparable with or without the context term. `passTokens`: run
- *  the batch in passes of at most that many tokens (0: one pass). */
-export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number, passTokens = 0): Promise<StepMetrics> {
+ *  the batch in passes of at most that many tokens (0: one pass). `temperature` τ: logp scores
+ *  softmax(logits/τ), the distribution a policy sampled at τ plays (rft.temperedLoss): fitting samples drawn
+ *  at τ there moves the policy at τ towards them, where at 1 it would move the policy at 1 to the sharper
+ *  τ-distribution, and the evaluation at τ would sharpen it once more. */
+export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number, passTokens = 0, temperature = 1): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
   const t0 = performance.now();
@@ -69,7 +72,7 @@ export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: Adam
   for (const part of passes(rows, passTokens)) {
     if (part.weightSum === 0) continue; // rows that score nothing: no gradient to add
     const { batch, at } = upload(model, part);
-    const st = model.forward(batch);
+    const st = model.forward(batch, { temperature });
     const logp = await be.read(st.logp);
     const entropy = await be.read(st.entropy);
     at.forEach((i, j) => {

@@ -205,6 +205,17 @@ describe('rollouts at a temperature τ ≠ 1', () => {
       expect(plain.logpDrift!, `τ ${tau} scored at 1`).toBeGreaterThan(1e-3);
     }
   });
+  it('SFT at τ scores what the sampler at τ drew: its loss is the samples\' mean −logp (rft.temperedLoss)', async () => {
+    const { model, opt } = fresh(3);
+    for (const tau of [0.5, 0.3]) {
+      const gen = new KvGenerator(model, 4, 12);
+      const out = await gen.generate(Array.from({ length: 4 }, () => [1, 2]), { seed: 3, maxTokens: 4, stopIds: [], temperature: tau });
+      const rows = packEpisodes(out.map((o) => ({ ids: [1, 2, ...o.ids], mask: [0, 0, ...o.ids.map(() => 1)] })), 8);
+      const sampled = -out.flatMap((o) => o.logprobs).reduce((a, b) => a + b, 0) / rows.actionTokens;
+      expect((await sftStep(model, opt, rows, 0, 0, tau)).loss, `τ ${tau}`).toBeCloseTo(sampled, 4);
+      expect(Math.abs((await sftStep(model, opt, rows, 0)).loss - sampled), `τ ${tau} scored at 1`).toBeGreaterThan(1e-3);
+    }
+  });
   it("the gradient at τ is the chain rule's: (1/τ) · the gradient w.r.t. the tempered logits (finite differences)", async () => {
     const { model } = fresh(4);
     const tau = 0.7;
