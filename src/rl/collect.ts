@@ -63,8 +63,8 @@ export async function collect(
 export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
 
 /** Which of RFT's K rollouts a task are trained on (rft.keep). solved: every successful one (the paper's
- *  rejection sampling). mixed: the successes of tasks not solved every time — the policy already does the
- *  rest, and sharpening it there only lowers its entropy on unseen code (pass@k). shortest: per task, the one
+ *  rejection sampling). mixed: the successes of tasks not solved every time, where the policy is unsure (not
+ *  yet measured: docs/learning.md). shortest: per task, the one
  *  success with the fewest turns (the first such) — with guess and check, the sample whose fix came at the
  *  earliest guess, the choice pass@1 rewards. Grouped by task_id; the kept episodes keep their order. */
 export function keptForRft(ts: readonly Trajectory[], keep: 'solved' | 'mixed' | 'shortest'): Trajectory[] {
