@@ -220,12 +220,13 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
             return;
           }
           // Take the wrong change back: with sub, undo it (the file is as last read); else read it again.
-          if (takenBack(last)) {
-            // nothing to take back
-          } else if (!testsPassed(last) && editCommand === 'sub' && changed) {
-            last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), { name: 'undo' });
-            if (last.status === 'ok') current = beforeWrong;
-          } else if (!testsPassed(last)) last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
+          // (agent.subTests already took a failing sub back.)
+          if (!testsPassed(last) && !takenBack(last)) {
+            if (editCommand === 'sub' && changed) {
+              last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), { name: 'undo' });
+              if (last.status === 'ok') current = beforeWrong;
+            } else last = yield turn(say('recover', { fail: failText(last), line: wrong.line + 1 }), view);
+          }
         }
       }
       const target = applyChanges(fp.before, fp.after, groups.slice(0, g + 1).flat());

@@ -207,18 +207,19 @@ export function replacementFor(token: string, rng: Rng): string | undefined {
   return SWAP[token];
 }
 
-/** The candidates no sub of the episode has named yet (agent.triedHints), in file order. */
-const untried = (ctx: ToolContext, text: string): string[] => (ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => !ctx.tried!.includes(t)) : []);
+/** The line that ends an observation under agent.triedHints: the file's candidates no sub of the episode has
+ *  named yet, in file order ('' when there are none, or without triedHints). */
+function untriedLine(ctx: ToolContext, text: string): string {
+  const left = ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => !ctx.tried!.includes(t)) : [];
+  return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
+}
 
 /** A refused sub's hint. agent.triedOnRefusal: the candidates not yet tried, as an undo and a taken-back sub end
  *  under agent.triedHints, so the guess after a refusal has its list a few tokens before it too (without it,
  *  E56's base made 2,409 of its 4,598 subs straight after a refusal, with nothing to copy, and 2,609 subs were
  *  refused). Otherwise agent.subHints: every candidate a one-token sub can name. */
 const hint = (ctx: ToolContext, text: string): string => {
-  if (ctx.triedOnRefusal && ctx.triedHints && ctx.tried) {
-    const left = untried(ctx, text);
-    return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
-  }
+  if (ctx.triedOnRefusal && ctx.triedHints && ctx.tried) return untriedLine(ctx, text);
   if (!ctx.subHints) return '';
   const once = onceTokens(text);
   return once.length ? `\noperators and numbers that occur once: ${once.join(' ')}` : '';
@@ -308,9 +309,8 @@ async function testSub(ctx: ToolContext, path: string, n: number, before: string
   }
   if (runPassed(run)) return { observation: `edited ${path} (line ${n}) and ran the tests:\n${run.observation}`, status: 'ok', exitCode: 0, file: path };
   await takeBack();
-  const left = untried(ctx, before);
   const counts = run.observation.split('\n')[0]!;
-  return { observation: `edited ${path} (line ${n}) and ran the tests; ${TAKEN_BACK}:\n${counts}${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, status: 'error', exitCode: run.exitCode };
+  return { observation: `edited ${path} (line ${n}) and ran the tests; ${TAKEN_BACK}:\n${counts}${untriedLine(ctx, before)}`, status: 'error', exitCode: run.exitCode };
 }
 
 async function undo(ctx: ToolContext): Promise<ToolResult> {
@@ -322,8 +322,7 @@ async function undo(ctx: ToolContext): Promise<ToolResult> {
   if (last.text === null) return ok(`undone: ${last.path} removed again`, last.path);
   // Guess and check: the candidates left, so the next guess is the first of the last list, not one of the
   // view's many (docs/learning.md, finding 27).
-  const left = untried(ctx, last.text);
-  return ok(`undone: ${last.path} is back as it was (${lines.length} lines)${left.length ? `\nnot yet tried: ${left.join(' ')}` : ''}`, last.path);
+  return ok(`undone: ${last.path} is back as it was (${lines.length} lines)${untriedLine(ctx, last.text)}`, last.path);
 }
 
 async function create(ctx: ToolContext, c: Extract<Command, { name: 'create' }>): Promise<ToolResult> {

@@ -31,3 +31,7 @@ export function phaseGains(rows: readonly PhaseScore[]): PhaseGain[] {
   });
 }
 
+/** A step as the run's table and the app's print it: "+4.4 (bar 4.3): clears it" (percentage points). */
+export const gainText = (g: PhaseGain): string =>
+  `${g.gain >= 0 ? '+' : '−'}${Math.abs(100 * g.gain).toFixed(1)} (bar ${(100 * g.bar).toFixed(1)}): ${g.clears ? 'clears it' : 'below it'}`;
+

@@ -19,7 +19,7 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, solved, keptForRft } from './collect.ts';
+import { collect, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';

@@ -24,7 +24,7 @@ import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../stor
 import type { Task } from '../tasks/schema.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
-import { phaseGains } from './gains.ts';
+import { gainText, phaseGains } from './gains.ts';
 import { phaseContext } from './session.ts';
 import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts } from './phases.ts';
 
@@ -288,12 +288,10 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
 /** The paper-style table: phase, pass@1 ± std, pass@K, wall time, and each step's gain against its bar. */
 export function resultsTable(rows: readonly PhaseRow[]): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
   const gains = phaseGains(rows);
   const lines = ['| phase | pass@1 (mean ± std) | pass@K | K | test tasks | wall time | gain (bar: 2 × the larger std) |', '|---|---|---|---|---|---|---|'];
   rows.forEach((r, i) => {
-    const g = i > 0 ? gains[i - 1]! : undefined;
-    const step = g ? `${pts(g.gain)} (bar ${(100 * g.bar).toFixed(1)}): ${g.clears ? 'clears it' : 'below it'}` : '';
+    const step = i > 0 ? gainText(gains[i - 1]!) : '';
     lines.push(`| ${r.phase} | ${pct(r['pass@1'])} ± ${pct(r['pass@1_std'])} | ${pct(r['pass@k'])} | ${r.k} | ${r.tasks} | ${r.wall_s.toFixed(0)} s | ${step} |`);
   });
   return lines.join('\n');

@@ -13,7 +13,7 @@ import { storageUsage } from '../storage.ts';
 import { nowPlaying } from './now-playing.ts';
 import { resolveConfig, type ConfigValue } from '../../rl/config.ts';
 import { CALIBRATION_RATES, estimateRun, partOf, runTimeLeft, workDone, type RunEstimate } from '../../rl/estimate.ts';
-import { phaseGains } from '../../rl/gains.ts';
+import { gainText, phaseGains } from '../../rl/gains.ts';
 
 /** The whole run's time left: the work its config asks for, priced at the calibration rates
  *  (src/rl/estimate.ts), paced by how fast this run's own reports have advanced through it since this
@@ -156,8 +156,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     results.replaceChildren(el('tr', {}, el('th', { scope: 'col' }, 'after phase'), el('th', { scope: 'col' }, 'pass@1 (mean ± std)'), el('th', { scope: 'col' }, 'pass@K'), el('th', { scope: 'col' }, 'gain (bar: 2 × the larger std)')));
     const gains = phaseGains(evals.map((r) => ({ phase: r.phase, 'pass@1': r.values['pass@1']!, 'pass@1_std': r.values['pass@1_std']! })));
     evals.forEach((r, i) => {
-      const g = i > 0 ? gains[i - 1]! : undefined;
-      const step = g ? `${g.gain >= 0 ? '+' : '−'}${num(Math.abs(100 * g.gain))} (bar ${num(100 * g.bar)}): ${g.clears ? 'clears it' : 'below it'}` : '';
+      const step = i > 0 ? gainText(gains[i - 1]!) : '';
       results.append(el('tr', {}, el('td', {}, r.phase.slice(5)), el('td', {}, `${num(100 * r.values['pass@1']!)} % ± ${num(100 * r.values['pass@1_std']!)} %`), el('td', {}, `${num(100 * r.values['pass@k']!)} %`), el('td', {}, step)));
     });
     if (!evals.length) results.append(el('tr', {}, el('td', { colspan: 4 }, 'no phase has finished yet')));
