@@ -3,13 +3,22 @@
 // zero advantage everywhere and carry no gradient, so dynamic sampling drops them.
 
 /** Â per episode of one group. The std is the unbiased one (n − 1), as verl's GRPO/DAPO advantage
- *  uses torch.std; a single-episode group has advantage 0. */
-export function groupAdvantages(rewards: readonly number[], eps: number): number[] {
+ *  uses torch.std; a single-episode group has advantage 0.
+ *
+ *  `tokens` (dapo.baseline = tokens): the baseline is the group's mean reward weighted by each episode's
+ *  action tokens, R̄ = Σ R_i n_i / Σ n_i, so Σ Â_i n_i = 0 and the token-level loss pushes as many tokens up
+ *  as down. With the episode mean, a group whose failures ran to the turn limit (twice a success's tokens)
+ *  carries a net push down on the tokens every episode shares (view, the sub's syntax): 7 successes of 60
+ *  tokens and one failure of 130 give Σ Â_i n_i = 7·60·0.35 − 130·2.47 = −174 token-units. */
+export function groupAdvantages(rewards: readonly number[], eps: number, tokens?: readonly number[]): number[] {
   const n = rewards.length;
   if (n === 0) return [];
-  const mean = rewards.reduce((a, b) => a + b, 0) / n;
+  if (tokens && tokens.length !== n) throw new Error(`groupAdvantages: ${tokens.length} token counts for ${n} rewards`);
+  const plain = rewards.reduce((a, b) => a + b, 0) / n;
+  const weight = tokens ? tokens.reduce((a, b) => a + b, 0) : 0;
+  const mean = tokens && weight > 0 ? rewards.reduce((a, r, i) => a + r * tokens[i]!, 0) / weight : plain;
   if (n === 1) return [0];
-  const variance = rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1);
+  const variance = rewards.reduce((a, r) => a + (r - plain) ** 2, 0) / (n - 1);
   const std = Math.sqrt(variance);
   return rewards.map((r) => (r - mean) / (std + eps));
 }

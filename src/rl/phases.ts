@@ -334,8 +334,10 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   await ctx.trajectories(`dapo${stage === 2 ? '2' : ''}`, it, generated);
   // Episodes with their group advantage; mini-batches in a fixed order.
   const eps = ds.kept.flatMap((g) => {
-    const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps);
-    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly, advantage: adv[i]! }));
+    const opts = { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly };
+    const counts = cfg.dapo.baseline === 'tokens' ? g.trajs.map((t) => episodeTokens(t, opts).mask.reduce((a, m) => a + m, 0)) : undefined;
+    const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps, counts);
+    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, advantage: adv[i]! }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();

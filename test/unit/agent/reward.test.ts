@@ -54,6 +54,24 @@ describe('group advantages', () => {
     expect(isDegenerateGroup([0, 0, 1])).toBe(false);
     expect(isDegenerateGroup([1, 0.9])).toBe(false); // same tests result, different length penalty
   });
+  it('with token counts (dapo.baseline = tokens) balances the token-level push and keeps the std', () => {
+    // 7 successes of 60 trained tokens, one failure of 130 that ran to the turn limit.
+    const rewards = [1, 1, 1, 1, 1, 1, 1, 0];
+    const tokens = [60, 60, 60, 60, 60, 60, 60, 130];
+    const plain = groupAdvantages(rewards, 0);
+    const a = groupAdvantages(rewards, 0, tokens);
+    const push = (adv: number[]) => adv.reduce((s, x, i) => s + x * tokens[i]!, 0);
+    expect(push(plain)).toBeLessThan(-100); // the episode mean: a net push down on shared tokens
+    expect(push(a)).toBeCloseTo(0, 9);
+    // Same std (the rewards' own), a lower baseline: R̄ = 420 / 550.
+    const std = Math.sqrt((7 * (1 / 8) ** 2 + (7 / 8) ** 2) / 7);
+    expect(a[0]).toBeCloseTo((1 - 420 / 550) / std, 9);
+    expect(a[7]).toBeCloseTo((0 - 420 / 550) / std, 9);
+    // Equal lengths: the same as the episode mean; a degenerate group stays at zero.
+    expect(groupAdvantages([1, 0, 0, 1], 0, [5, 5, 5, 5])).toEqual(groupAdvantages([1, 0, 0, 1], 0));
+    expect(groupAdvantages([1, 1], 1e-6, [3, 9])).toEqual([0, 0]);
+    expect(() => groupAdvantages([1, 0], 0, [3])).toThrow(/1 token counts for 2 rewards/);
+  });
 });
 
 describe('dynamic sampling', () => {
