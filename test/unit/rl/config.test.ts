@@ -1,6 +1,7 @@
 // Run configuration: defaults, overrides, ranges and the messages a user sees.
 import { describe, expect, it } from 'vitest';
 import { FIELDS, flattenConfig, parseOverrides, resolveConfig } from '../../../src/rl/config.ts';
+import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
 describe('run config', () => {
   it('resolves defaults into a frozen nested object', () => {
@@ -38,6 +39,22 @@ describe('run config', () => {
       expect(f.doc.length).toBeGreaterThan(10);
       expect(() => resolveConfig({ [f.path]: f.default })).not.toThrow();
     }
+  });
+});
+
+describe('run presets', () => {
+  it('each resolves (its fields agree with each other)', () => {
+    for (const [name, p] of Object.entries(RUN_PRESETS)) expect(() => resolveConfig(p.overrides), name).not.toThrow();
+  });
+  it("micro-guess is micro with E58's agent and cloning and E59's RFT (docs/learning.md), nothing else", () => {
+    const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
+    const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
+    const changed = Object.fromEntries(Object.entries(guess).filter(([k, v]) => micro[k] !== v));
+    expect(changed).toEqual({
+      'agent.maxTurns': 14, 'agent.contextTokens': 1536, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.subTests': true,
+      'bc.expertGuesses': 3, 'bc.expertGuessOrder': 'last', 'bc.daggerGuesses': true, 'bc.copyDrills': 2000, 'bc.copyDrillPick': 'last',
+      'rft.tasks': 192, 'rft.temperedLoss': true,
+    });
   });
 });
 
