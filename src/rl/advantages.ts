@@ -23,6 +23,30 @@ export function groupAdvantages(rewards: readonly number[], eps: number, tokens?
   return rewards.map((r) => (r - mean) / (std + eps));
 }
 
+/** dapo.baseline = command: Â per episode and command (view, sub, submit, …), each command with its own
+ *  baseline, the group's reward weighted by that command's trained tokens in each episode:
+ *  b_k = Σ_i R_i n_ik / Σ_i n_ik, Â_ik = (R_i − b_k) / (std + δ), so Σ_i Â_ik n_ik = 0 for every command k.
+ *  The group then pushes no command as a whole up or down (failures that ran to the turn limit are mostly
+ *  subs, successes end with a submit: with one baseline DAPO learns to sub less and submit sooner, finding 34);
+ *  what it moves is what a command's tokens say, the token a sub names and its replacement. For the tokens
+ *  after a turn's first the command is part of their state, so its baseline leaves their gradient unbiased;
+ *  the first token's, the choice of command, it removes. `counts[i]` maps command → trained tokens of episode i.
+ *  The std is the rewards' own. */
+export function commandAdvantages(rewards: readonly number[], counts: readonly Readonly<Record<string, number>>[], eps: number): Record<string, number>[] {
+  const n = rewards.length;
+  if (counts.length !== n) throw new Error(`commandAdvantages: ${counts.length} token counts for ${n} rewards`);
+  if (n < 2) return counts.map((c) => Object.fromEntries(Object.keys(c).map((k) => [k, 0])));
+  const mean = rewards.reduce((a, b) => a + b, 0) / n;
+  const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1));
+  const kinds = [...new Set(counts.flatMap((c) => Object.keys(c)))];
+  const baseline: Record<string, number> = {};
+  for (const k of kinds) {
+    const w = counts.reduce((a, c) => a + (c[k] ?? 0), 0);
+    baseline[k] = w > 0 ? counts.reduce((a, c, i) => a + rewards[i]! * (c[k] ?? 0), 0) / w : mean;
+  }
+  return counts.map((c, i) => Object.fromEntries(Object.keys(c).map((k) => [k, (rewards[i]! - baseline[k]!) / (std + eps)])));
+}
+
 /** True when a group teaches nothing: every reward equal (all solved or all failed, same length). */
 export function isDegenerateGroup(rewards: readonly number[], tol = 1e-9): boolean {
   return rewards.every((r) => Math.abs(r - rewards[0]!) <= tol);

@@ -93,17 +93,37 @@ export const isEditTurn = (turn: TurnRecord): boolean => EDITS.has(turn.command?
  *  successful edit should be imitated); `editTurnsOnly`: only the turns whose command is an edit are trained
  *  (view, run_tests, submit and format errors are not). Turns marked no_train (the expert's deliberate wrong
  *  edits) never are. `contextLoss`: the environment's tokens are marked for a language-model loss. */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; editTurnsOnly?: boolean; advantage?: number; contextLoss?: boolean }): EpisodeTokens {
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; editTurnsOnly?: boolean; advantage?: number; turnAdvantage?: (turn: TurnRecord) => number; contextLoss?: boolean }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
   const context = opts.contextLoss ? new Array<number>(mask.length).fill(0) : undefined;
+  const advantages = opts.turnAdvantage ? new Array<number>(mask.length).fill(0) : undefined;
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
     if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)) || (opts.editTurnsOnly && !isEditTurn(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
+    if (turn && advantages) advantages.fill(opts.turnAdvantage!(turn), s.start, s.end);
     // The environment's text (prompt, observations) for a language-model loss; never an assistant turn.
     if (context && s.kind !== 'assistant') for (let i = s.start; i < s.end; i++) context[i] = 1;
   }
-  return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(context ? { context } : {}), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}) };
+  return {
+    ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0),
+    ...(context ? { context } : {}), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}), ...(advantages ? { advantages } : {}),
+  };
+}
+
+/** The command a turn chose, for per-command baselines: its name, or `format error` when none parsed. */
+export const commandOf = (turn: TurnRecord): string => turn.command?.name ?? 'format error';
+
+/** Trained tokens (mask 1 in `e`, the trajectory's episodeTokens) per command of the turns they belong to. */
+export function tokensByCommand(t: Trajectory, e: EpisodeTokens): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of t.tokens?.segments ?? []) {
+    if (s.kind !== 'assistant') continue;
+    let n = 0;
+    for (let i = s.start; i < s.end; i++) n += e.mask[i]!;
+    if (n) out[commandOf(t.turns[s.turn]!)] = (out[commandOf(t.turns[s.turn]!)] ?? 0) + n;
+  }
+  return out;
 }
 
 /** Rollout metrics of a set of episodes. */

@@ -109,7 +109,7 @@ export const FIELDS = [
   f('dapo.filterGroups', 'bool', true, 'dynamic sampling: drop groups whose rewards are all equal [filter_groups.enable]'),
   f('dapo.filterMode', 'string', 'refill', 'refill: sample more groups until the batch is full; shrink: train on what is left', { choices: ['refill', 'shrink'] }),
   f('dapo.maxGenBatches', 'int', 3, 'refill bound: generation rounds per iteration [filter_groups.max_num_gen_batches]', { min: 1, max: 100 }),
-  f('dapo.baseline', 'string', 'group', "the baseline in Â = (R − baseline) / (std + δ): group, the group's mean reward (the paper's); tokens, the mean weighted by each episode's trained tokens, so the token-level loss pushes as many tokens up as down when failures run longer than successes (src/rl/advantages.ts)", { choices: ['group', 'tokens'] }),
+  f('dapo.baseline', 'string', 'group', "the baseline in Â = (R − baseline) / (std + δ): group, the group's mean reward (the paper's); tokens, the mean weighted by each episode's trained tokens, so the token-level loss pushes as many tokens up as down when failures run longer than successes; command, one such baseline per command (view, sub, submit), so no command as a whole is pushed up or down, only what its tokens say (src/rl/advantages.ts)", { choices: ['group', 'tokens', 'command'] }),
   f('dapo.advantageEps', 'number', 1e-6, 'δ in Â = (R − mean) / (std + δ)', { min: 0, max: 1 }),
   f('dapo.stage2Iterations', 'int', 0, 'DAPO stage-2 iterations (longer context, curriculum)', { min: 0, max: 1e6 }),
   f('dapo.stage2MaxTurns', 'int', 80, 'T_max in stage 2', { min: 1, max: 400 }),

@@ -14,6 +14,8 @@ export interface EpisodeTokens {
   logprobs?: readonly number[];
   /** Advantage of the episode (broadcast to its action tokens). */
   advantage?: number;
+  /** Advantage per token (dapo.baseline = command: each turn its command's); read in place of `advantage`. */
+  advantages?: readonly number[];
   /** 1 where the token is the environment's text (prompt, observation): scored at the context weight. */
   context?: readonly number[];
 }
@@ -45,6 +47,7 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
   for (const [i, e] of eps.entries()) {
     if (e.ids.length > T) throw new Error(`episode ${i} has ${e.ids.length} tokens, more than a training row (${T}); raise the row length or lower agent.contextTokens`);
     if (e.mask.length !== e.ids.length) throw new Error(`episode ${i}: mask length ${e.mask.length} ≠ ids length ${e.ids.length}`);
+    if (e.advantages && e.advantages.length !== e.ids.length) throw new Error(`episode ${i}: advantages length ${e.advantages.length} ≠ ids length ${e.ids.length}`);
     if (e.context && e.context.length !== e.ids.length) throw new Error(`episode ${i}: context length ${e.context.length} ≠ ids length ${e.ids.length}`);
   }
   // First-fit decreasing by length (ties by index, so the packing is deterministic).
@@ -78,7 +81,7 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
           if (e.mask[t + 1]) {
             out.mask[o] = 1;
             out.oldLogp[o] = e.logprobs?.[t + 1] ?? 0;
-            out.adv[o] = e.advantage ?? 0;
+            out.adv[o] = e.advantages?.[t + 1] ?? e.advantage ?? 0;
             out.actionTokens++;
             out.weightSum++;
           } else if (contextWeight > 0 && e.context?.[t + 1]) {

@@ -18,8 +18,8 @@ import { Rng } from '../random.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
-import { dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved } from './collect.ts';
+import { commandAdvantages, dynamicSample, groupAdvantages } from './advantages.ts';
+import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByCommand } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
@@ -335,6 +335,10 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   // Episodes with their group advantage; mini-batches in a fixed order.
   const eps = ds.kept.flatMap((g) => {
     const opts = { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly };
+    if (cfg.dapo.baseline === 'command') {
+      const byCommand = commandAdvantages(g.rewards, g.trajs.map((t) => tokensByCommand(t, episodeTokens(t, opts))), cfg.dapo.advantageEps);
+      return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => byCommand[i]![commandOf(turn)] ?? 0 }));
+    }
     const counts = cfg.dapo.baseline === 'tokens' ? g.trajs.map((t) => episodeTokens(t, opts).mask.reduce((a, m) => a + m, 0)) : undefined;
     const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps, counts);
     return g.trajs.map((t, i) => episodeTokens(t, { ...opts, advantage: adv[i]! }));

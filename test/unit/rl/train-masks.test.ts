@@ -2,7 +2,8 @@
 // environment refused (a sub whose text is not in the file) is masked out of the loss, as format errors
 // always are; the successful edit after it, the view and the run_tests that failed stay trained.
 // bc.contextLoss: the environment's tokens (prompt, observations) are marked for the language-model
-// loss, no assistant token is. dapo.editTurnsOnly: only the edit turns are trained. A level-0 val task played in a real node sandbox: the expert's own turns
+// loss, no assistant token is. dapo.editTurnsOnly: only the edit turns are trained. dapo.baseline =
+// command: each turn's tokens carry the advantage of its command. A level-0 val task played in a real node sandbox: the expert's own turns
 // with one blind guess put after its view.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import { PLAIN_CHATML } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
-import { episodeTokens, refused, solved } from '../../../src/rl/collect.ts';
+import { commandOf, episodeTokens, refused, solved, tokensByCommand } from '../../../src/rl/collect.ts';
+import { packEpisodes } from '../../../src/rl/pack.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
@@ -68,5 +70,25 @@ describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', 
     expect(t.turns.map((x) => x.command?.name)).toEqual(['view', 'sub', 'sub', 'run_tests', 'submit']);
     expect(t.turns.map((_, i) => trainedIn(edits.mask, i))).toEqual([false, true, true, false, false]);
     expect(edits.advantage).toBe(1);
+    // dapo.baseline = command: each turn's tokens carry its command's advantage, and the packed rows score
+    // every trained token with it; tokensByCommand counts the trained tokens per command.
+    const byCommand = tokensByCommand(t, episodeTokens(t, { maskFormatErrors: false }));
+    expect(Object.keys(byCommand).sort()).toEqual(['run_tests', 'sub', 'submit', 'view']);
+    for (const [k, n] of Object.entries(byCommand)) {
+      const turns = t.turns.flatMap((x, i) => (x.command?.name === k ? [i] : []));
+      expect(n, k).toBe(turns.reduce((a, i) => a + plain.slice(seg(i).start, seg(i).end).reduce((x, y) => x + y, 0), 0));
+    }
+    const value: Record<string, number> = { view: 0.5, sub: -2, run_tests: 0.25, submit: 3 };
+    const perTurn = episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (x) => value[commandOf(x)]! });
+    expect(perTurn.advantages!.length).toBe(t.tokens!.ids.length);
+    const rows = packEpisodes([perTurn], t.tokens!.ids.length);
+    let scored = 0;
+    for (let o = 0; o < rows.T; o++) {
+      if (!rows.mask[o]) continue;
+      const turn = t.tokens!.segments.find((s) => s.kind === 'assistant' && o + 1 >= s.start && o + 1 < s.end)!.turn;
+      expect(rows.adv[o], `token ${o + 1}`).toBe(value[t.turns[turn]!.command!.name]!);
+      scored++;
+    }
+    expect(scored).toBe(Object.values(byCommand).reduce((a, b) => a + b, 0));
   });
 });
