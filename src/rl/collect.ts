@@ -19,6 +19,7 @@
 import { oneAtATime, runEpisodes, type EpisodeOptions, type EpisodeSpec } from '../agent/episode.ts';
 import type { Policy } from '../agent/policy.ts';
 import type { Timeline } from '../agent/timeline.ts';
+import { takenBack } from '../agent/tools.ts';
 import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { EpisodeTokens } from './pack.ts';
@@ -83,6 +84,11 @@ export function keptForRft(ts: readonly Trajectory[], keep: 'solved' | 'mixed' |
 /** A turn whose command the environment refused and which changed nothing: an edit whose text is not
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
+
+/** A turn's DAPO advantage given its episode's (or its command's) `a`. dapo.refusedTurns = blame: a command the
+ *  environment refused (it changed nothing; a sub whose tests failed is not one) carries min(a, 0), so a
+ *  success's refusals are not pushed up and a failure's are pushed down. */
+export const turnAdvantage = (turn: TurnRecord, a: number, blame: boolean): number => (blame && refused(turn) && !takenBack(turn) ? Math.min(0, a) : a);
 
 /** Commands that change the repository (or try to): what `editTurnsOnly` keeps. */
 const EDITS = new Set(['sub', 'edit', 'replace', 'create', 'undo']);

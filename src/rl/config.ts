@@ -102,6 +102,7 @@ export const FIELDS = [
   f('dapo.clipRatioLow', 'number', 0.2, 'ε_low [clip_ratio_low]', { min: 0, max: 1 }),
   f('dapo.clipRatioHigh', 'number', 0.28, 'ε_high, clip-higher [clip_ratio_high] (paper stage 1: 0.3)', { min: 0, max: 10 }),
   f('dapo.lr', 'number', 5e-4, 'DAPO learning rate (paper: 1e-6 for 72B full fine-tuning)', { min: 0, max: 1 }),
+  f('dapo.refusedTurns', 'string', 'train', "DAPO on the turns whose command the environment refused (a sub naming text not in the file, or in it twice; not a sub whose tests failed): train, with their episode's advantage; blame, only a negative one (min(Â, 0)): a refusal changed nothing, so a success's refusals are not pushed up while a failure's wasted turns are pushed down (E66: the refused `sub -=` in successes grew to 1,040 of 4,110 eval subs)", { choices: ['train', 'blame'] }),
   f('dapo.editTurnsOnly', 'bool', false, "DAPO's loss on the edit turns alone (sub, edit, replace, create, undo): view, run_tests, submit and format errors carry no advantage, so a step moves which edits the policy tries and not when it submits", {}),
   f('dapo.warmupSteps', 'int', 0, "linear warm-up of the DAPO learning rate over its first N optimiser steps [lr_warmup_steps]: a fresh AdamW's first steps move every weight by about lr whatever its gradient", { min: 0, max: 1e6 }),
   f('dapo.optimizerSteps', 'int', 2, 'optimiser steps per iteration: the batch is split into this many mini-batches (paper: 2-8)', { min: 1, max: 64 }),

@@ -9,7 +9,7 @@ import { ExpertPolicy, type GuessOrder } from '../agent/expert.ts';
 import type { ListOrder } from '../agent/expert-plan.ts';
 import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
 import { Timeline } from '../agent/timeline.ts';
-import type { Trajectory } from '../agent/trajectory.ts';
+import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
@@ -19,7 +19,7 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { commandAdvantages, dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByCommand } from './collect.ts';
+import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByCommand, turnAdvantage } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
@@ -335,13 +335,15 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   // Episodes with their group advantage; mini-batches in a fixed order.
   const eps = ds.kept.flatMap((g) => {
     const opts = { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly };
+    const blame = cfg.dapo.refusedTurns === 'blame';
+    const turnValue = (turn: TurnRecord, a: number) => turnAdvantage(turn, a, blame);
     if (cfg.dapo.baseline === 'command') {
       const byCommand = commandAdvantages(g.rewards, g.trajs.map((t) => tokensByCommand(t, episodeTokens(t, opts))), cfg.dapo.advantageEps);
-      return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => byCommand[i]![commandOf(turn)] ?? 0 }));
+      return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => turnValue(turn, byCommand[i]![commandOf(turn)] ?? 0) }));
     }
     const counts = cfg.dapo.baseline === 'tokens' ? g.trajs.map((t) => episodeTokens(t, opts).mask.reduce((a, m) => a + m, 0)) : undefined;
     const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps, counts);
-    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, advantage: adv[i]! }));
+    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, ...(blame ? { turnAdvantage: (turn: TurnRecord) => turnValue(turn, adv[i]!) } : { advantage: adv[i]! }) }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();

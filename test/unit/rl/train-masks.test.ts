@@ -3,7 +3,8 @@
 // always are; the successful edit after it, the view and the run_tests that failed stay trained.
 // bc.contextLoss: the environment's tokens (prompt, observations) are marked for the language-model
 // loss, no assistant token is. dapo.editTurnsOnly: only the edit turns are trained. dapo.baseline =
-// command: each turn's tokens carry the advantage of its command. A level-0 val task played in a real node sandbox: the expert's own turns
+// command: each turn's tokens carry the advantage of its command; dapo.refusedTurns = blame: a refused turn only a
+// negative one. A level-0 val task played in a real node sandbox: the expert's own turns
 // with one blind guess put after its view.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ import { PLAIN_CHATML } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
-import { commandOf, episodeTokens, refused, solved, tokensByCommand } from '../../../src/rl/collect.ts';
+import { commandOf, episodeTokens, refused, solved, tokensByCommand, turnAdvantage } from '../../../src/rl/collect.ts';
+import { TAKEN_BACK } from '../../../src/agent/tools.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
@@ -90,5 +92,13 @@ describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', 
       scored++;
     }
     expect(scored).toBe(Object.values(byCommand).reduce((a, b) => a + b, 0));
+    // dapo.refusedTurns = blame: the refused guess (turn 1) keeps only a negative advantage; a sub whose tests
+    // failed and were taken back (agent.subTests) is a tried guess, not a refusal, and keeps its advantage.
+    expect([2, -2].map((a) => turnAdvantage(t.turns[1]!, a, true))).toEqual([0, -2]);
+    expect([2, -2].map((a) => turnAdvantage(t.turns[1]!, a, false))).toEqual([2, -2]);
+    expect([2, -2].map((a) => turnAdvantage(t.turns[2]!, a, true))).toEqual([2, -2]);
+    const tested = { ...t.turns[2]!, status: 'error' as const, exit_code: 1, observation: `edited src/x.js (line 3) and ran the tests; ${TAKEN_BACK}:\nrun_tests: 1 failed, 2 passed (exit code 1)` };
+    expect(refused(tested)).toBe(true);
+    expect(turnAdvantage(tested, 2, true)).toBe(2);
   });
 });
