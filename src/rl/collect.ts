@@ -127,7 +127,8 @@ export function tokensByCommand(t: Trajectory, e: EpisodeTokens): Record<string,
     if (s.kind !== 'assistant') continue;
     let n = 0;
     for (let i = s.start; i < s.end; i++) n += e.mask[i]!;
-    if (n) out[commandOf(t.turns[s.turn]!)] = (out[commandOf(t.turns[s.turn]!)] ?? 0) + n;
+    const k = commandOf(t.turns[s.turn]!);
+    if (n) out[k] = (out[k] ?? 0) + n;
   }
   return out;
 }
