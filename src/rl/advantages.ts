@@ -3,44 +3,36 @@
 // zero advantage everywhere and carry no gradient, so dynamic sampling drops them.
 
 /** Â per episode of one group. The std is the unbiased one (n − 1), as verl's GRPO/DAPO advantage
- *  uses torch.std; a single-episode group has advantage 0.
- *
- *  `tokens` (dapo.baseline = tokens): the baseline is the group's mean reward weighted by each episode's
- *  action tokens, R̄ = Σ R_i n_i / Σ n_i, so Σ Â_i n_i = 0 and the token-level loss pushes as many tokens up
- *  as down. With the episode mean, a group whose failures ran to the turn limit (twice a success's tokens)
- *  carries a net push down on the tokens every episode shares (view, the sub's syntax): 7 successes of 60
- *  tokens and one failure of 130 give Σ Â_i n_i = 7·60·0.35 − 130·2.47 = −174 token-units. */
-export function groupAdvantages(rewards: readonly number[], eps: number, tokens?: readonly number[]): number[] {
+ *  uses torch.std; a single-episode group has advantage 0. */
+export function groupAdvantages(rewards: readonly number[], eps: number): number[] {
   const n = rewards.length;
   if (n === 0) return [];
-  if (tokens && tokens.length !== n) throw new Error(`groupAdvantages: ${tokens.length} token counts for ${n} rewards`);
-  const plain = rewards.reduce((a, b) => a + b, 0) / n;
-  const weight = tokens ? tokens.reduce((a, b) => a + b, 0) : 0;
-  const mean = tokens && weight > 0 ? rewards.reduce((a, r, i) => a + r * tokens[i]!, 0) / weight : plain;
+  const mean = rewards.reduce((a, b) => a + b, 0) / n;
   if (n === 1) return [0];
-  const variance = rewards.reduce((a, r) => a + (r - plain) ** 2, 0) / (n - 1);
+  const variance = rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1);
   const std = Math.sqrt(variance);
   return rewards.map((r) => (r - mean) / (std + eps));
 }
 
-/** dapo.baseline = command: Â per episode and command (view, sub, submit, …), each command with its own
- *  baseline, the group's reward weighted by that command's trained tokens in each episode:
- *  b_k = Σ_i R_i n_ik / Σ_i n_ik, Â_ik = (R_i − b_k) / (std + δ), so Σ_i Â_ik n_ik = 0 for every command k.
- *  The group then pushes no command as a whole up or down (failures that ran to the turn limit are mostly
- *  subs, successes end with a submit: with one baseline DAPO learns to sub less and submit sooner, finding 34);
- *  what it moves is what a command's tokens say, the token a sub names and its replacement. For the tokens
- *  after a turn's first the command is part of their state, so its baseline leaves their gradient unbiased;
- *  the first token's, the choice of command, it removes. `counts[i]` maps command → trained tokens of episode i.
- *  The std is the rewards' own. */
-export function commandAdvantages(rewards: readonly number[], counts: readonly Readonly<Record<string, number>>[], eps: number): Record<string, number>[] {
+/** Â per episode and key with token-weighted baselines (dapo.baseline = tokens: one key for every turn;
+ *  command: a key per command, view, sub, submit, …). `counts[i]` maps key → trained tokens of episode i;
+ *  each key k has its own baseline, the group's reward weighted by those tokens:
+ *  b_k = Σ_i R_i n_ik / Σ_i n_ik, Â_ik = (R_i − b_k) / (std + δ), so Σ_i Â_ik n_ik = 0 and the token-mean loss
+ *  pushes as many of key k's tokens up as down. With the paper's episode mean a group whose failures ran to the
+ *  turn limit (twice a success's tokens) pushes the tokens all episodes share down: 7 successes of 60 tokens and
+ *  one failure of 130 give Σ Â_i n_i = 7·60·0.35 − 130·2.47 = −174 token-units. Per command, no command as a
+ *  whole is pushed up or down (failures are mostly subs, successes end with a submit: finding 34); what moves is
+ *  what a command's tokens say. For the tokens after a turn's first the command is part of their state, so its
+ *  baseline leaves their gradient unbiased; the first token's, the choice of command, it removes. The std is the
+ *  rewards' own. */
+export function keyedAdvantages(rewards: readonly number[], counts: readonly Readonly<Record<string, number>>[], eps: number): Record<string, number>[] {
   const n = rewards.length;
-  if (counts.length !== n) throw new Error(`commandAdvantages: ${counts.length} token counts for ${n} rewards`);
+  if (counts.length !== n) throw new Error(`keyedAdvantages: ${counts.length} token counts for ${n} rewards`);
   if (n < 2) return counts.map((c) => Object.fromEntries(Object.keys(c).map((k) => [k, 0])));
   const mean = rewards.reduce((a, b) => a + b, 0) / n;
   const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1));
-  const kinds = [...new Set(counts.flatMap((c) => Object.keys(c)))];
   const baseline: Record<string, number> = {};
-  for (const k of kinds) {
+  for (const k of new Set(counts.flatMap((c) => Object.keys(c)))) {
     const w = counts.reduce((a, c) => a + (c[k] ?? 0), 0);
     baseline[k] = w > 0 ? counts.reduce((a, c, i) => a + rewards[i]! * (c[k] ?? 0), 0) / w : mean;
   }

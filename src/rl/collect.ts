@@ -120,14 +120,15 @@ export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; 
 /** The command a turn chose, for per-command baselines: its name, or `format error` when none parsed. */
 export const commandOf = (turn: TurnRecord): string => turn.command?.name ?? 'format error';
 
-/** Trained tokens (mask 1 in `e`, the trajectory's episodeTokens) per command of the turns they belong to. */
-export function tokensByCommand(t: Trajectory, e: EpisodeTokens): Record<string, number> {
+/** Trained tokens (mask 1 in `e`, the trajectory's episodeTokens) per key of the turns they belong to
+ *  (`commandOf`: per command). */
+export function tokensByKey(t: Trajectory, e: EpisodeTokens, key: (turn: TurnRecord) => string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of t.tokens?.segments ?? []) {
     if (s.kind !== 'assistant') continue;
     let n = 0;
     for (let i = s.start; i < s.end; i++) n += e.mask[i]!;
-    const k = commandOf(t.turns[s.turn]!);
+    const k = key(t.turns[s.turn]!);
     if (n) out[k] = (out[k] ?? 0) + n;
   }
   return out;

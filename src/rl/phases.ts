@@ -18,8 +18,8 @@ import { Rng } from '../random.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
-import { commandAdvantages, dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByCommand, turnAdvantage } from './collect.ts';
+import { dynamicSample, groupAdvantages, keyedAdvantages } from './advantages.ts';
+import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByKey, turnAdvantage } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
@@ -334,16 +334,21 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   await ctx.trajectories(`dapo${stage === 2 ? '2' : ''}`, it, generated);
   // Episodes with their group advantage; mini-batches in a fixed order.
   const eps = ds.kept.flatMap((g) => {
+    // Each turn's tokens carry its advantage: the group's (dapo.baseline = group), or its key's under a
+    // token-weighted baseline (tokens: one key; command: one a command); dapo.refusedTurns = blame keeps a
+    // refused command's only when negative.
     const opts = { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly };
     const blame = cfg.dapo.refusedTurns === 'blame';
-    const turnValue = (turn: TurnRecord, a: number) => turnAdvantage(turn, a, blame);
-    if (cfg.dapo.baseline === 'command') {
-      const byCommand = commandAdvantages(g.rewards, g.trajs.map((t) => tokensByCommand(t, episodeTokens(t, opts))), cfg.dapo.advantageEps);
-      return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => turnValue(turn, byCommand[i]![commandOf(turn)] ?? 0) }));
+    let advantageOf: (i: number, turn: TurnRecord) => number;
+    if (cfg.dapo.baseline === 'group') {
+      const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps);
+      advantageOf = (i) => adv[i]!;
+    } else {
+      const key = cfg.dapo.baseline === 'command' ? commandOf : () => 'all';
+      const adv = keyedAdvantages(g.rewards, g.trajs.map((t) => tokensByKey(t, episodeTokens(t, opts), key)), cfg.dapo.advantageEps);
+      advantageOf = (i, turn) => adv[i]![key(turn)] ?? 0;
     }
-    const counts = cfg.dapo.baseline === 'tokens' ? g.trajs.map((t) => episodeTokens(t, opts).mask.reduce((a, m) => a + m, 0)) : undefined;
-    const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps, counts);
-    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, ...(blame ? { turnAdvantage: (turn: TurnRecord) => turnValue(turn, adv[i]!) } : { advantage: adv[i]! }) }));
+    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => turnAdvantage(turn, advantageOf(i, turn), blame) }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();

@@ -2,7 +2,7 @@
 // values computed by hand from docs/dapo.md's formulas.
 import { describe, expect, it } from 'vitest';
 import { episodeReward, overlongPenalty, turnLengthPenalty } from '../../../src/agent/reward.ts';
-import { commandAdvantages, dynamicSample, groupAdvantages, isDegenerateGroup } from '../../../src/rl/advantages.ts';
+import { dynamicSample, groupAdvantages, isDegenerateGroup, keyedAdvantages } from '../../../src/rl/advantages.ts';
 import { Curriculum } from '../../../src/rl/curriculum.ts';
 import { passStats } from '../../../src/rl/passk.ts';
 import { cosineWithWarmup } from '../../../src/rl/schedule.ts';
@@ -59,7 +59,8 @@ describe('group advantages', () => {
     const rewards = [1, 1, 1, 1, 1, 1, 1, 0];
     const tokens = [60, 60, 60, 60, 60, 60, 60, 130];
     const plain = groupAdvantages(rewards, 0);
-    const a = groupAdvantages(rewards, 0, tokens);
+    const one = (r: number[], eps: number, n: number[]) => keyedAdvantages(r, n.map((x) => ({ all: x })), eps).map((x) => x.all!);
+    const a = one(rewards, 0, tokens);
     const push = (adv: number[]) => adv.reduce((s, x, i) => s + x * tokens[i]!, 0);
     expect(push(plain)).toBeLessThan(-100); // the episode mean: a net push down on shared tokens
     expect(push(a)).toBeCloseTo(0, 9);
@@ -68,15 +69,15 @@ describe('group advantages', () => {
     expect(a[0]).toBeCloseTo((1 - 420 / 550) / std, 9);
     expect(a[7]).toBeCloseTo((0 - 420 / 550) / std, 9);
     // Equal lengths: the same as the episode mean; a degenerate group stays at zero.
-    expect(groupAdvantages([1, 0, 0, 1], 0, [5, 5, 5, 5])).toEqual(groupAdvantages([1, 0, 0, 1], 0));
-    expect(groupAdvantages([1, 1], 1e-6, [3, 9])).toEqual([0, 0]);
-    expect(() => groupAdvantages([1, 0], 0, [3])).toThrow(/1 token counts for 2 rewards/);
+    one([1, 0, 0, 1], 0, [5, 5, 5, 5]).forEach((x, i) => expect(x).toBeCloseTo(groupAdvantages([1, 0, 0, 1], 0)[i]!, 12));
+    expect(one([1, 1], 1e-6, [3, 9])).toEqual([0, 0]);
+    expect(() => one([1, 0], 0, [3])).toThrow(/1 token counts for 2 rewards/);
   });
   it('per command (dapo.baseline = command) pushes no command as a whole up or down', () => {
     // Three successes (a view, one sub, a submit) and a failure that spent its turns on subs.
     const rewards = [1, 1, 1, 0];
     const counts: Record<string, number>[] = [{ view: 3, sub: 8, submit: 3 }, { view: 3, sub: 16, submit: 3 }, { view: 3, sub: 8, submit: 3 }, { view: 3, sub: 90 }];
-    const a = commandAdvantages(rewards, counts, 0);
+    const a = keyedAdvantages(rewards, counts, 0);
     for (const k of ['view', 'sub', 'submit']) expect(a.reduce((s, x, i) => s + (x[k] ?? 0) * (counts[i]![k] ?? 0), 0), k).toBeCloseTo(0, 9);
     const std = Math.sqrt((3 * 0.25 ** 2 + 0.75 ** 2) / 3);
     expect(a[0]!.view).toBeCloseTo((1 - 0.75) / std, 9); // every episode viewed: the view's baseline is the plain mean
@@ -85,10 +86,10 @@ describe('group advantages', () => {
     expect(a[3]!.submit).toBeUndefined(); // only the commands an episode has
     expect(a[0]!.submit).toBeCloseTo(0, 9); // only successes submitted: nothing to contrast
     // One command only: the token-weighted baseline.
-    const one = commandAdvantages([1, 0, 0], [{ sub: 5 }, { sub: 9 }, { sub: 20 }], 1e-6).map((x) => x.sub!);
-    const tok = groupAdvantages([1, 0, 0], 1e-6, [5, 9, 20]);
-    one.forEach((x, i) => expect(x).toBeCloseTo(tok[i]!, 9));
-    expect(() => commandAdvantages([1, 0], [{ sub: 1 }], 0)).toThrow(/1 token counts for 2 rewards/);
+    const only = keyedAdvantages([1, 0, 0], [{ sub: 5 }, { sub: 9 }, { sub: 20 }], 1e-6).map((x) => x.sub!);
+    const tok = keyedAdvantages([1, 0, 0], [{ all: 5 }, { all: 9 }, { all: 20 }], 1e-6).map((x) => x.all!);
+    only.forEach((x, i) => expect(x).toBeCloseTo(tok[i]!, 9));
+    expect(() => keyedAdvantages([1, 0], [{ sub: 1 }], 0)).toThrow(/1 token counts for 2 rewards/);
   });
 });
 

@@ -14,7 +14,7 @@ import { PLAIN_CHATML } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
-import { commandOf, episodeTokens, refused, solved, tokensByCommand, turnAdvantage } from '../../../src/rl/collect.ts';
+import { commandOf, episodeTokens, refused, solved, tokensByKey, turnAdvantage } from '../../../src/rl/collect.ts';
 import { TAKEN_BACK } from '../../../src/agent/tools.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
@@ -73,8 +73,8 @@ describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', 
     expect(t.turns.map((_, i) => trainedIn(edits.mask, i))).toEqual([false, true, true, false, false]);
     expect(edits.advantage).toBe(1);
     // dapo.baseline = command: each turn's tokens carry its command's advantage, and the packed rows score
-    // every trained token with it; tokensByCommand counts the trained tokens per command.
-    const byCommand = tokensByCommand(t, episodeTokens(t, { maskFormatErrors: false }));
+    // every trained token with it; tokensByKey counts the trained tokens per command.
+    const byCommand = tokensByKey(t, episodeTokens(t, { maskFormatErrors: false }), commandOf);
     expect(Object.keys(byCommand).sort()).toEqual(['run_tests', 'sub', 'submit', 'view']);
     for (const [k, n] of Object.entries(byCommand)) {
       const turns = t.turns.flatMap((x, i) => (x.command?.name === k ? [i] : []));
