@@ -51,6 +51,8 @@ export interface EpisodeOptions {
   triedHints?: boolean;
   /** agent.triedOnRefusal: so does a refused sub (with triedHints). */
   triedOnRefusal?: boolean;
+  /** agent.retryFixes: a candidate stays on that list until each of its fixes has been tried (tools.ts fixesFor). */
+  retryFixes?: boolean;
   /** agent.subTests: a sub runs the tests, keeps its change when they pass and takes it back when not. */
   subTests?: boolean;
   /** Progress: called after each turn. */
@@ -112,8 +114,8 @@ interface Live {
   /** The open file of view/edit without a PATH (ToolContext.open), and what each change replaced (undo). */
   open: { path?: string };
   history: { path: string; text: string | null }[];
-  /** The OLD text of each sub that changed a file (ToolContext.tried, agent.triedHints). */
-  tried: string[];
+  /** Each sub that changed a file, its OLD and NEW (ToolContext.tried, agent.triedHints). */
+  tried: { old: string; new: string }[];
 }
 
 /** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
@@ -261,7 +263,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.triedOnRefusal ? { triedOnRefusal: true } : {}), ...(opts.subTests ? { subTests: true } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.triedOnRefusal ? { triedOnRefusal: true } : {}), ...(opts.retryFixes ? { retryFixes: true } : {}), ...(opts.subTests ? { subTests: true } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);

@@ -9,7 +9,7 @@ import { enumerateMutants } from '../tasks/mutate.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { Command, Edit } from './commands.ts';
 import { applyEdits, findLines, splitLines } from './edits.ts';
-import { onceTokens, replacementFor } from './tools.ts';
+import { fixesBefore, fixesFor, onceTokens, replacementFor } from './tools.ts';
 
 /** A run of changed lines: [aStart, aEnd) of the old file became [bStart, bEnd) of the new one. */
 export interface Change {
@@ -338,13 +338,19 @@ export function guessQueue(listed: readonly string[], fixOld: string, order: Lis
 /**
  * The scripted expert's guesses in a listed order (guessQueue over the file's onceTokens), each changed to a
  * same-kind replacement, at most `n` (a candidate without one is skipped). None when the fix is not a
- * one-token sub of a listed candidate.
+ * one-token sub of a listed candidate. `retry` (agent.retryFixes): each of the `n` candidates is changed to
+ * every fix of it in fixesFor's order, and the fix's own token to those of its fixes before the right one (as
+ * a search that cannot see the bug plays it: the replacement is a fixed order, not a coin it cannot call).
  */
-export function orderedGuesses(before: string, after: string, n: number, rng: Rng, order: ListOrder = 'list'): WrongEdit[] {
+export function orderedGuesses(before: string, after: string, n: number, rng: Rng, order: ListOrder = 'list', retry = false): WrongEdit[] {
   const fix = subBetween(before, after);
-  if (n <= 0 || !fix) return [];
-  return guessQueue(onceTokens(before), fix.old, order).slice(0, n).flatMap((from) => {
-    const to = replacementFor(from, rng);
+  const listed = onceTokens(before);
+  if (n <= 0 || !fix || !listed.includes(fix.old)) return [];
+  const queue = guessQueue(listed, fix.old, order).slice(0, n);
+  const pairs: [string, string | undefined][] = retry
+    ? [...queue.flatMap((from) => fixesFor(from).map((to): [string, string] => [from, to])), ...fixesBefore(fix.old, fix.new).map((to): [string, string] => [fix.old, to])]
+    : queue.map((from) => [from, replacementFor(from, rng)]);
+  return pairs.flatMap(([from, to]) => {
     const i = before.indexOf(from);
     if (to === undefined) return [];
     const text = before.slice(0, i) + to + before.slice(i + from.length);

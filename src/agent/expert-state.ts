@@ -22,7 +22,7 @@ import { fixCommands, guessQueue, lineChanges, lineEditsBetween, subBetween, typ
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { hash, type ExpertStyle } from './expert.ts';
 import type { EditCommandKind } from './prompt.ts';
-import { nameable, onceTokens, replacementFor, runTool, takenBack, testsPassed } from './tools.ts';
+import { fixesBefore, nameable, nextFix, onceTokens, replacementFor, runTool, takenBack, testsPassed } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
 
 const CHANGES = new Set(['edit', 'sub', 'undo', 'replace', 'create']);
@@ -79,6 +79,9 @@ function readSinceChange(turns: readonly TurnRecord[], path: string, lines: numb
 export interface StateGuesses {
   n: number;
   order: ListOrder;
+  /** agent.retryFixes: a candidate is guessed with each of its fixes in turn (fixesFor), the fix's own token
+   *  with those before its right one (beyond `n`), as the scripted expert's orderedGuesses. */
+  retryFixes?: boolean;
 }
 
 /** The next turn's text for `task` after `turns` (terse reasoning, one command). */
@@ -123,25 +126,37 @@ export async function stateExpertTurn(task: Task, turns: readonly TurnRecord[], 
   const c = cmds?.[0];
   const fix = guesses && c?.name === 'sub' ? subBetween(now, gold[path]!) : undefined;
   if (guesses && fix) {
-    const guess = nextGuess(task, turns, now, fix.old, guesses);
+    const guess = nextGuess(task, turns, now, fix, guesses);
     if (guess) return say(`Try ${guess.old}.`, { name: 'sub', old: guess.old, new: guess.new });
   }
   if (!c) return say(`Rewrite ${path}.`, { name: 'create', path, content: gold[path]! });
   return say(c.name === 'sub' ? `Fix line ${c.line}.` : c.name === 'edit' ? `Fix line ${c.start}.` : `Edit ${path}.`, c);
 }
 
-/** The guess to make in `now` before the fix (whose one-token OLD is `fixOld`, subBetween's), or none: the
+/** The guess to make in `now` before the fix (whose one-token sub is `fix`, subBetween's), or none: the
  *  untried once-occurring candidate that comes next in the order (the list's first or last; one without a
  *  replacement is skipped), unless it is the fix's, the fix's was tried already, or `n` changes have been
- *  undone. Seeded by the task and the turn. */
-function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fixOld: string, g: StateGuesses): { old: string; new: string } | undefined {
+ *  undone. Seeded by the task and the turn. With retryFixes a candidate is untried while one of its fixes is
+ *  (fixesFor's order names the replacement), `n` counts the candidates named (a begun one is finished), and
+ *  when the fix's token is next its fixes before the right one come first, whatever `n`. */
+function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fix: { old: string; new: string }, g: StateGuesses): { old: string; new: string } | undefined {
+  // Named by any sub, applied or refused (a guess that would break the syntax is not made twice).
+  const subs = turns.flatMap((t) => (t.command?.name === 'sub' ? [{ old: t.command.old, new: t.command.new }] : []));
+  if (g.retryFixes) {
+    // `n` counts candidates, as the scripted expert's queue does: one begun is tried with all its fixes.
+    const begun = new Set(subs.map((s) => s.old).filter((t) => t !== fix.old));
+    const left = onceTokens(now).filter((t) => t === fix.old || nextFix(t, subs) !== undefined);
+    const next = guessQueue(left, fix.old, g.order)[0];
+    if (next !== undefined && (begun.has(next) || begun.size < g.n)) return { old: next, new: nextFix(next, subs)! };
+    const first = fixesBefore(fix.old, fix.new).find((f) => !subs.some((s) => s.old === fix.old && s.new === f));
+    return first === undefined ? undefined : { old: fix.old, new: first };
+  }
   // Changes taken back: by undo, or by agent.subTests after their tests failed.
   const undone = turns.filter((t) => (t.command?.name === 'undo' && t.status === 'ok') || takenBack(t)).length;
   if (undone >= g.n) return undefined;
-  // Named by any sub, applied or refused (a guess that would break the syntax is not made twice).
-  const tried = new Set(turns.flatMap((t) => (t.command?.name === 'sub' ? [t.command.old] : [])));
-  const left = onceTokens(now).filter((t) => !tried.has(t) && (t === fixOld || nameable(t)));
-  const next = guessQueue(left, fixOld, g.order)[0];
+  const tried = new Set(subs.map((s) => s.old));
+  const left = onceTokens(now).filter((t) => !tried.has(t) && (t === fix.old || nameable(t)));
+  const next = guessQueue(left, fix.old, g.order)[0];
   if (next === undefined) return undefined;
   const to = replacementFor(next, new Rng((hash(task.instance_id) ^ Math.imul(turns.length + 1, 0x9e3779b1)) >>> 0));
   return to === undefined ? undefined : { old: next, new: to };
@@ -156,7 +171,7 @@ export class StateExpertPolicy implements Policy {
     readonly style: ExpertStyle = 'terse',
     readonly guesses?: StateGuesses,
   ) {
-    this.name = `state-expert(${editCommand}, ${style}${guesses ? `, guesses ≤ ${guesses.n} from the list's ${guesses.order === 'list' ? 'start' : 'end'}` : ''})`;
+    this.name = `state-expert(${editCommand}, ${style}${guesses ? `, guesses ≤ ${guesses.n} from the list's ${guesses.order === 'list' ? 'start' : 'end'}${guesses.retryFixes ? ', every fix' : ''}` : ''})`;
   }
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
     return Promise.all(states.map(async (s) => ({ text: await stateExpertTurn(s.task, s.turns, this.editCommand, this.style, this.guesses), finish: 'stop' as const })));

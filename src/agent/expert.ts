@@ -117,7 +117,7 @@ const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm
 const WHOLE_FILE_LINES = 60;
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, guessOrder: GuessOrder = 'random'): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, guessOrder: GuessOrder = 'random', retryFixes = false): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
@@ -186,7 +186,7 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
         const fixed = applyChanges(fp.before, fp.after, group);
         // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order;
         // last: every candidate after the bug's, from the list's end.
-        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder);
+        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder, retryFixes);
         for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
@@ -274,6 +274,8 @@ export interface ExpertOptions {
   /** Which: random (any one-token change), list or last (the once-occurring candidates before the bug's in
    *  file order, or after it from the list's end: guessQueue). */
   guessOrder?: GuessOrder;
+  /** agent.retryFixes: a list-order guess tries each fix of a candidate in turn (orderedGuesses' retry). */
+  retryFixes?: boolean;
 }
 
 export type GuessOrder = 'random' | ListOrder;
@@ -286,6 +288,7 @@ export class ExpertPolicy implements Policy {
   readonly editCommand: EditCommandKind;
   readonly guesses: number;
   readonly guessOrder: GuessOrder;
+  readonly retryFixes: boolean;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
@@ -295,8 +298,9 @@ export class ExpertPolicy implements Policy {
     this.editCommand = opts.editCommand ?? 'replace';
     this.guesses = opts.guesses ?? 0;
     this.guessOrder = opts.guessOrder ?? 'random';
+    this.retryFixes = opts.retryFixes === true;
     if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : this.guessOrder === 'last' ? " from the list's end" : ''}` : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : this.guessOrder === 'last' ? " from the list's end" : ''}${this.retryFixes ? ', every fix' : ''}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -304,7 +308,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.guessOrder);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.guessOrder, this.retryFixes);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

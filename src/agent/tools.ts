@@ -31,8 +31,11 @@ export interface ToolContext {
   /** An undo's observation ends with the file's once-occurring operators and numbers that no sub has named
    *  in this episode (agent.triedHints); needs `tried`. */
   triedHints?: boolean;
-  /** The OLD text of every sub that changed a file, in order, kept by the episode (agent.triedHints). */
-  tried?: string[];
+  /** Every sub that changed a file (its OLD and NEW text), in order, kept by the episode (agent.triedHints). */
+  tried?: { old: string; new: string }[];
+  /** agent.retryFixes: a candidate stays on the not-yet-tried list until each of its fixes (fixesFor) has been
+   *  tried, not only until a sub has named it (with triedHints). */
+  retryFixes?: boolean;
   /** agent.triedOnRefusal: a refused sub ends with the candidates not yet tried too (with triedHints). */
   triedOnRefusal?: boolean;
   /** agent.subTests: a sub runs the tests after its change, keeps it when every test passes and takes it
@@ -207,10 +210,46 @@ export function replacementFor(token: string, rng: Rng): string | undefined {
   return SWAP[token];
 }
 
+/** Every (original, mutated) operator pair of the level-0 mutation tables. */
+const MUTATED_FROM: readonly (readonly [string, string])[] = [BOUNDARY, NEGATE, ARITH, LOGIC].flatMap((table) => Object.entries(table));
+
+/**
+ * The replacements that undo a level-0 one-token mutation which left `token`, in a fixed order (agent.retryFixes):
+ * its same-kind swap first (replacementFor's operator), then every other operator the task world's tables turn
+ * into it (`>=` came from `>` by boundary or from `<` by negation: [`>`, `<`]; `*` from `/` or `%`; `&&` from `||`
+ * or `??`); a number n came from n − 1 or n + 1 (0 only from 1). Empty for a token no sub can name. E59's RFT
+ * named the bug's token with the other of two replacements in 64 of its 122 val failures, and never again.
+ */
+export function fixesFor(token: string): string[] {
+  if (/^\d+$/.test(token)) {
+    const n = Number(token);
+    return n === 0 ? ['1'] : [String(n - 1), String(n + 1)];
+  }
+  const first = SWAP[token];
+  if (first === undefined) return [];
+  return [first, ...MUTATED_FROM.filter(([, to]) => to === token).map(([from]) => from)].filter((x, i, all) => all.indexOf(x) === i);
+}
+
+/** The first of `token`'s fixes (fixesFor) that no sub in `tried` has made, or none. */
+export const nextFix = (token: string, tried: readonly { old: string; new: string }[]): string | undefined =>
+  fixesFor(token).find((f) => !tried.some((s) => s.old === token && s.new === f));
+
+/** The fixes of `token` that come before `right` in fixesFor's order (none when `right` is not one of them):
+ *  what a search that tries them in order makes before it reaches the right one. */
+export const fixesBefore = (token: string, right: string): string[] => {
+  const fixes = fixesFor(token);
+  return fixes.slice(0, Math.max(0, fixes.indexOf(right)));
+};
+
+/** Is `token` still to try: no sub has named it, or (retry, for a token with fixes) one of its fixes is untried? */
+const untried = (token: string, tried: readonly { old: string; new: string }[], retry: boolean): boolean =>
+  retry && fixesFor(token).length ? nextFix(token, tried) !== undefined : !tried.some((s) => s.old === token);
+
 /** The line that ends an observation under agent.triedHints: the file's candidates no sub of the episode has
- *  named yet, in file order ('' when there are none, or without triedHints). */
+ *  named yet (agent.retryFixes: not yet with each of their fixes), in file order ('' when there are none, or
+ *  without triedHints). */
 function untriedLine(ctx: ToolContext, text: string): string {
-  const left = ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => !ctx.tried!.includes(t)) : [];
+  const left = ctx.triedHints && ctx.tried ? onceTokens(text).filter((t) => untried(t, ctx.tried!, ctx.retryFixes === true)) : [];
   return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
 }
 
@@ -267,7 +306,7 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
   const broken = syntaxError(path, result);
   if (broken && !syntaxError(path, text)) return refused(`${path} unchanged: after this change it would not parse (${broken}); line ${n} is:\n${n}| ${clip(lines[n - 1]!)}${hint(ctx, text)}`);
   await write(ctx, path, result, text);
-  ctx.tried?.push(c.old);
+  ctx.tried?.push({ old: c.old, new: c.new });
   if (ctx.subTests) return testSub(ctx, path, n, text);
   return ok(`edited ${path} (line ${n}); the new text with its neighbours:\n${numbered(next.map(clip), n - 3, n)}`, path);
 }

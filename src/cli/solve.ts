@@ -119,8 +119,10 @@ async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: Solve
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
     const guesses = flags.guesses === undefined ? 0 : int('--guesses', flags.guesses, 0);
     // The guesses' order as training plays them: --set bc.expertGuessOrder=list|last (default random).
-    const guessOrder = resolveConfig(overrides(flags)).bc.expertGuessOrder as GuessOrder;
-    return new ExpertPolicy({ noise, guesses, guessOrder, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
+    // and whether a candidate is tried with each of its fixes: --set agent.retryFixes=true.
+    const cfg = resolveConfig(overrides(flags));
+    const guessOrder = cfg.bc.expertGuessOrder as GuessOrder;
+    return new ExpertPolicy({ noise, guesses, guessOrder, retryFixes: cfg.agent.retryFixes, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
   if (spec.kind === 'model') throw new Error('a model policy is opened by modelPolicy before the episode options');
   let text: string;

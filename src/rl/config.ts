@@ -53,6 +53,7 @@ export const FIELDS = [
   f('agent.viewHints', 'bool', false, "a view that shows a whole file ends with the operators and numbers that occur once in it (what a one-token sub can name), so the text to copy is a few tokens before the action rather than the whole file back", {}),
   f('agent.triedHints', 'bool', false, "an undo and (agent.subTests) a taken-back sub end with the file's once-occurring operators and numbers that no sub has named yet in the episode (file order): in guess and check (bc.expertGuessOrder = list or last) the next guess is then the first or the last of the latest list, one answer a few tokens before the action", {}),
   f('agent.triedOnRefusal', 'bool', false, "with agent.triedHints, a refused sub (its text not in the file, or not once) ends with the candidates not yet tried too, in place of agent.subHints' list: the guess after a refusal then has its answer a few tokens before it, as after an undo (E56: 2,409 of 4,598 subs came straight after a refusal, with nothing to copy)", {}),
+  f('agent.retryFixes', 'bool', false, "with agent.triedHints, a candidate stays on the not-yet-tried list until each of its fixes has been tried (the replacements that undo a mutation leaving it, in a fixed order: `>=` → `>` then `<`, `*` → `/` then `%`, a number n → n − 1 then n + 1), not only until a sub named it; the scripted expert, DAgger's and the copy drills name the first untried fix, and the expert tries a fix's token in that order too. E59's RFT named the bug's token with the other replacement in 64 of its 122 val failures and never again", {}),
   f('agent.subTests', 'bool', false, "sub runs the tests after its change: the change stays when every test passes and is taken back at once when any fails (the observation: the test counts, then with agent.triedHints the candidates no sub has named). Guess and check costs one turn a guess instead of three (sub, run_tests, undo); the scripted and the state expert play it so. For one-token fixes (tasks.difficulty token): a fix of several subs cannot pass after its first", {}),
   f('agent.testReport', 'string', 'full', 'how run_tests reports: full (every test, failure messages up to 12 lines) or brief (the counts and the first 3 failures, two lines each: fewer tokens for small models)', { choices: ['full', 'brief'] }),
   f('agent.sandbox', 'string', 'node', 'where episodes run', { choices: ['node', 'worker', 'webcontainer'] }),
@@ -223,6 +224,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   }
   if (c.get('bc.copyDrillPick') !== 'uniform' && c.get('agent.viewHints') !== true) {
     throw new ConfigError(`bc.copyDrillPick ${String(c.get('bc.copyDrillPick'))} drills a copy from the view's candidate list, which only agent.viewHints shows: set agent.viewHints=true or bc.copyDrillPick=uniform`);
+  }
+  if (c.get('agent.retryFixes') === true && c.get('agent.triedHints') !== true) {
+    throw new ConfigError('agent.retryFixes keeps a candidate on the not-yet-tried list, which only agent.triedHints shows: set agent.triedHints=true or agent.retryFixes=false');
   }
   if (c.get('agent.triedOnRefusal') === true && c.get('agent.triedHints') !== true) {
     throw new ConfigError('agent.triedOnRefusal lists the candidates not yet tried, which only agent.triedHints keeps: set agent.triedHints=true or agent.triedOnRefusal=false');

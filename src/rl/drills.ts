@@ -8,7 +8,7 @@
 // list (agent.viewHints) names them, the single answer a guess in that order copies (a drill is skipped
 // when that one has no replacement).
 // Loss on that turn alone (the context is the episode's, unchanged).
-import { nameable, onceTokens, replacementFor } from '../agent/tools.ts';
+import { fixesFor, nameable, onceTokens, replacementFor } from '../agent/tools.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Task } from '../tasks/schema.ts';
 import { Rng } from '../random.ts';
@@ -25,7 +25,7 @@ interface Encoder {
  */
 export type DrillPick = 'uniform' | 'first' | 'last';
 
-export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number, pick: DrillPick = 'uniform'): EpisodeTokens[] {
+export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number, pick: DrillPick = 'uniform', firstFix = false): EpisodeTokens[] {
   const rng = new Rng(seed);
   const usable = ts.flatMap((t) => {
     const view = t.turns[0];
@@ -44,7 +44,7 @@ export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string,
   return Array.from({ length: count }, (_, i) => {
     const u = usable[order[i % order.length]!]!;
     const x = u.candidates[rng.int(u.candidates.length)]!;
-    const turn = [...tokenizer.encode(`\`\`\`command\nsub ${x} ${replacementFor(x, rng)}\n\`\`\``), u.eot];
+    const turn = [...tokenizer.encode(`\`\`\`command\nsub ${x} ${firstFix ? fixesFor(x)[0] : replacementFor(x, rng)}\n\`\`\``), u.eot];
     return { ids: [...u.ids, ...turn], mask: [...u.ids.map(() => 0), ...turn.map(() => 1)] };
   });
 }

@@ -20,6 +20,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     viewHints: c.agent.viewHints,
     triedHints: c.agent.triedHints,
     triedOnRefusal: c.agent.triedOnRefusal,
+    retryFixes: c.agent.retryFixes,
     subTests: c.agent.subTests,
     overlap: c.agent.overlap === true,
     reward: {

@@ -190,7 +190,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, guessOrder: cfg.bc.expertGuessOrder as GuessOrder });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, guessOrder: cfg.bc.expertGuessOrder as GuessOrder, retryFixes: cfg.agent.retryFixes });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
   let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
   if (ts.length !== specs.length) {
@@ -204,7 +204,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const contextLoss = cfg.bc.contextLoss > 0, contextWeight = cfg.bc.contextLoss;
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss }));
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
-  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, new Map(ctx.train.map((t) => [t.instance_id, t])), ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick) : [];
+  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, new Map(ctx.train.map((t) => [t.instance_id, t])), ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes) : [];
   let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'base', contextWeight });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand;
@@ -212,7 +212,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
     const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
     const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
-    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle, cfg.bc.daggerGuesses ? { n: cfg.bc.expertGuesses, order: cfg.bc.expertGuessOrder as ListOrder } : undefined);
+    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle, cfg.bc.daggerGuesses ? { n: cfg.bc.expertGuesses, order: cfg.bc.expertGuessOrder as ListOrder, retryFixes: cfg.agent.retryFixes } : undefined);
     const dts = await collect(
       dspecs,
       (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * rolloutBatch(cfg, 1) + (v.index ?? 0)) ?? 1),

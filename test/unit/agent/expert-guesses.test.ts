@@ -12,7 +12,7 @@ import { runEpisodes } from '../../../src/agent/episode.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
 import { goldPlan, guessEdits, orderedGuesses, subBetween } from '../../../src/agent/expert-plan.ts';
-import { onceTokens } from '../../../src/agent/tools.ts';
+import { fixesFor, onceTokens } from '../../../src/agent/tools.ts';
 import { Rng } from '../../../src/random.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
@@ -110,6 +110,24 @@ describe("guesses from the list's end", () => {
       expect(orderedGuesses(fp.before, fp.after, 2, new Rng(7), 'last').map((g) => g.from)).toEqual(gs.slice(0, 2).map((g) => g.from).filter((x) => x !== '!'));
     }
     expect(some).toBeGreaterThan(2);
+  });
+  it('with agent.retryFixes, each of the N candidates is changed to every fix of it, then the bug\'s to its fixes before the right one', () => {
+    let some = 0;
+    for (const { fp, once, at } of buggy) {
+      const gs = orderedGuesses(fp.before, fp.after, 3, new Rng(7), 'last', true);
+      if (at < 0) {
+        expect(gs).toEqual([]);
+        continue;
+      }
+      const fix = subBetween(fp.before, fp.after)!;
+      const others = once.slice(at + 1).reverse().slice(0, 3).flatMap((from) => fixesFor(from).map((to) => `${from} ${to}`));
+      const own = fixesFor(fix.old).slice(0, Math.max(0, fixesFor(fix.old).indexOf(fix.new))).map((to) => `${fix.old} ${to}`);
+      expect(gs.map((g) => `${g.from} ${g.to}`)).toEqual([...others, ...own].filter((p) => fp.before.replace(p.split(' ')[0]!, p.split(' ')[1]!) !== fp.after));
+      for (const g of gs) expect(g.text).toBe(fp.before.replace(g.from, g.to));
+      some += others.length > 3 ? 1 : 0;
+    }
+    expect(some).toBeGreaterThan(0); // a candidate with two fixes
+    expect(orderedGuesses('let a = b * 2;\nreturn a < 3;\n', 'let a = b % 2;\nreturn a < 3;\n', 3, new Rng(1), 'last', true).map((g) => `${g.from} ${g.to}`)).toEqual(['3 2', '3 4', '< <=', '< >=', '2 1', '2 3', '* /']); // the bug's * came from %, its second fix
   });
   it('with agent.triedHints an expert names the last token of the observation before each guess', { timeout: 120_000 }, async () => {
     const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true }), { sandbox: 'node' });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatCommand, type Command } from '../../../src/agent/commands.ts';
 import { runEpisode, runEpisodes } from '../../../src/agent/episode.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
-import { onceTokens } from '../../../src/agent/tools.ts';
+import { fixesFor, onceTokens } from '../../../src/agent/tools.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { replayState, StateExpertPolicy, TakeoverPolicy } from '../../../src/agent/expert-state.ts';
 import type { Policy } from '../../../src/agent/policy.ts';
@@ -124,6 +124,40 @@ describe('state expert with guesses (bc.daggerGuesses)', () => {
       expect(state[i]!.turns.map((x) => x.command!.name).filter((n) => n === 'run_tests' || n === 'undo'), t.task_id).toEqual([]);
     });
     expect(guessed).toBeGreaterThan(2);
+  });
+  it('with agent.retryFixes, both experts try each fix of a candidate in turn (the bug\'s own too, up to its right one), the list\'s last each time', { timeout: 180_000 }, async () => {
+    const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.subTests': true, 'agent.retryFixes': true }), { sandbox: 'node' });
+    // Beside the sample, three tasks whose bug's token is listed and whose right fix is not its first.
+    const second = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks.filter((t) => {
+      const m = t.mutation as unknown as { location: { file: string }; original: string; mutated: string }; // level-0 tasks record the one-token change
+      return onceTokens(t.files[m.location.file]!).includes(m.mutated) && fixesFor(m.mutated).indexOf(m.original) > 0;
+    });
+    const specs = [...tasks, ...second.slice(0, 3)].map((task) => ({ task, seed: 1 }));
+    const scripted = await runEpisodes(specs, new ExpertPolicy({ guesses: 3, guessOrder: 'last', style: 'bare', editCommand: 'sub', retryFixes: true }), createNodeSandbox, o);
+    const state = await runEpisodes(specs, new StateExpertPolicy('sub', 'bare', { n: 3, order: 'last', retryFixes: true }), createNodeSandbox, o);
+    const pairs = (t: { turns: readonly { command?: Command | null }[] }) => t.turns.flatMap((x) => (x.command?.name === 'sub' ? [`${x.command.old} ${x.command.new}`] : []));
+    let retried = 0, bugRetried = 0;
+    scripted.forEach((t, i) => {
+      expect(t.reward.tests, t.task_id).toBe(1);
+      expect(pairs(state[i]!), t.task_id).toEqual(pairs(t)); // the same subs, replacements included
+      const subs = t.turns.filter((x) => x.command?.name === 'sub').map((x) => x.command as { old: string; new: string });
+      // Each candidate's replacements are its fixes in fixesFor's order, one after another.
+      for (const [k, s] of subs.entries()) {
+        const before = subs.slice(0, k).filter((x) => x.old === s.old).map((x) => x.new);
+        if (k === subs.length - 1 && !before.length) continue; // the fix, first try (a negated condition is no fixesFor pair)
+        expect(fixesFor(s.old).slice(0, before.length + 1), t.task_id).toEqual([...before, s.new]);
+        if (before.length) {
+          retried++;
+          expect(subs[k - 1]!.old, t.task_id).toBe(s.old); // right after the first
+          if (k === subs.length - 1) bugRetried++;
+        }
+      }
+      t.turns.forEach((turn, k) => {
+        if (turn.command?.name === 'sub' && k > 0 && turn.status !== 'ok') expect((turn.command as { old: string }).old, t.task_id).toBe(t.turns[k - 1]!.observation.split(/\s/).at(-1));
+      });
+    });
+    expect(retried).toBeGreaterThan(bugRetried); // other candidates retried
+    expect(bugRetried).toBeGreaterThan(0); // and a bug's token whose first fix was not the right one
   });
   it("after a student's refused sub, its first guess is the last token of the refusal (agent.triedOnRefusal lists the candidates there)", { timeout: 60_000 }, async () => {
     const o = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 30, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.subTests': true }), { sandbox: 'node' });

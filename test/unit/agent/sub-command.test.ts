@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
-import { onceTokens, runTool, type ToolContext } from '../../../src/agent/tools.ts';
+import { fixesBefore, fixesFor, nextFix, onceTokens, runTool, type ToolContext } from '../../../src/agent/tools.ts';
 import { MemorySandbox } from '../../../src/sandbox/memory.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 
@@ -96,23 +96,23 @@ describe('sub and undo: the tool', () => {
     expect((await runTool(ctx(), { name: 'view', path: 'src/f.js' })).observation).not.toMatch(/occur once/); // off by default
   });
   it('with agent.triedHints, an undo lists the once-occurring candidates no sub has named yet, in file order', async () => {
-    const c = { ...ctx(), triedHints: true, tried: [] as string[] };
+    const c = { ...ctx(), triedHints: true, tried: [] as { old: string; new: string }[] };
     await runTool(c, { name: 'sub', old: '++', new: '--' });
-    expect(c.tried).toEqual(['++']);
+    expect(c.tried).toEqual([{ old: '++', new: '--' }]);
     expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)\nnot yet tried: <= +=');
     await runTool(c, { name: 'sub', old: '===', new: '!==' }); // refused: not in the file, so not tried
     await runTool(c, { name: 'sub', old: '<=', new: '<' });
     expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)\nnot yet tried: +=');
     await runTool(c, { name: 'sub', old: '+=', new: '-=' });
     expect((await runTool(c, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // none left: no list
-    expect(c.tried).toEqual(['++', '<=', '+=']);
+    expect(c.tried.map((t) => t.old)).toEqual(['++', '<=', '+=']);
     const off = ctx();
     await runTool(off, { name: 'sub', old: '++', new: '--' });
     expect((await runTool(off, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // off by default
   });
   it('with agent.triedOnRefusal, every refused sub ends with the candidates not yet tried (in place of agent.subHints)', async () => {
     expect(() => resolveConfig({ 'agent.triedOnRefusal': true })).toThrow(/agent\.triedOnRefusal.*agent\.triedHints=true/);
-    const c = { ...ctx(), triedHints: true, triedOnRefusal: true, subHints: true, tried: [] as string[] };
+    const c = { ...ctx(), triedHints: true, triedOnRefusal: true, subHints: true, tried: [] as { old: string; new: string }[] };
     const untried = (list: string) => new RegExp(`\\nnot yet tried: ${list.replace(/[+*]/g, '\\$&')}$`);
     expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
     await runTool(c, { name: 'sub', old: '++', new: '--' });
@@ -127,13 +127,48 @@ describe('sub and undo: the tool', () => {
       expect(r.observation, JSON.stringify(cmd)).toMatch(untried('<= +='));
       expect(r.observation).not.toMatch(/occur once/);
     }
-    expect(c.tried).toEqual(['++']); // refusals are not tried
+    expect(c.tried).toEqual([{ old: '++', new: '--' }]); // refusals are not tried
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     for (const t of ['<=', '+=']) {
       await runTool(c, { name: 'sub', old: t, new: t === '<=' ? '<' : '-=' });
       await runTool(c, { name: 'undo' });
     }
     expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file'); // all tried: no list
+  });
+  it('fixesFor: the replacements that undo a level-0 mutation leaving a token, the same-kind swap first', () => {
+    expect(fixesFor('>=')).toEqual(['>', '<']); // boundary from >, negation from <
+    expect(fixesFor('<')).toEqual(['<=', '>=']);
+    expect(fixesFor('*')).toEqual(['/', '%']);
+    expect(fixesFor('&&')).toEqual(['||', '??']);
+    expect(fixesFor('===')).toEqual(['!==']);
+    expect(fixesFor('-=')).toEqual(['+=']);
+    expect(fixesFor('++')).toEqual(['--']);
+    expect(fixesFor('7')).toEqual(['6', '8']); // off-by-one either way
+    expect(fixesFor('0')).toEqual(['1']); // 0 only from 1
+    expect(fixesFor('!')).toEqual([]); // nothing a sub of it names
+    expect(nextFix('>=', [{ old: '>=', new: '>' }, { old: '<', new: '<=' }])).toBe('<');
+    expect(nextFix('>=', [{ old: '>=', new: '<' }, { old: '>=', new: '>' }])).toBeUndefined();
+    expect(fixesBefore('>=', '<')).toEqual(['>']); // what the search tries before the right fix
+    expect(fixesBefore('>=', '>')).toEqual([]);
+    expect(fixesBefore('>=', '<=')).toEqual([]); // not a fix of >=
+  });
+  it('with agent.retryFixes, a candidate stays on the not-yet-tried list until each of its fixes was tried', async () => {
+    expect(() => resolveConfig({ 'agent.retryFixes': true })).toThrow(/agent\.retryFixes.*agent\.triedHints=true/);
+    const c = { ...ctx(), triedHints: true, retryFixes: true, tried: [] as { old: string; new: string }[] };
+    const undone = 'undone: src/f.js is back as it was (7 lines)';
+    await runTool(c, { name: 'sub', old: '<=', new: '<' });
+    expect((await runTool(c, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: <= ++ +=`); // <= → > not yet
+    await runTool(c, { name: 'sub', old: '<=', new: '<' }); // the same fix again counts once
+    expect((await runTool(c, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: <= ++ +=`);
+    await runTool(c, { name: 'sub', old: '<=', new: '>=' }); // no fix of <= (a mutation never makes <= from >=)
+    expect((await runTool(c, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: <= ++ +=`);
+    await runTool(c, { name: 'sub', old: '<=', new: '>' });
+    expect((await runTool(c, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: ++ +=`);
+    await runTool(c, { name: 'sub', old: '++', new: '--' }); // one fix: gone after it, as without the option
+    expect((await runTool(c, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: +=`);
+    const off = { ...ctx(), triedHints: true, tried: [] as { old: string; new: string }[] };
+    await runTool(off, { name: 'sub', old: '<=', new: '<' });
+    expect((await runTool(off, { name: 'undo' })).observation).toBe(`${undone}\nnot yet tried: ++ +=`); // without it: named once is tried
   });
   it('undo takes back the latest change of any kind, in order, and says when there is none', async () => {
     const c = ctx();
@@ -157,14 +192,14 @@ describe('sub with agent.subTests: one turn for sub, run_tests and undo', () => 
     const pass = files['src/f.js'] === CODE.replace('<=', '<') || files['src/f.js'] === fixed;
     return { tests: [{ fullName: 'sums', status: pass ? ('pass' as const) : ('fail' as const), ...(pass ? {} : { message: 'Expected values to be strictly equal:\n\n5 !== 6\n' }) }], output: '', exitCode: pass ? 0 : 1, timedOut: false, truncated: false, durationMs: 1 };
   };
-  const tctx = () => ({ sandbox: new MemorySandbox({ 'src/f.js': CODE, 'test/f.test.js': 'x' }, run), testFiles: ['test/f.test.js'], timeoutMs: 1000, open: {}, history: [], subTests: true, triedHints: true, tried: [], report: 'brief' }) as ToolContext & { sandbox: MemorySandbox; history: unknown[]; tried: string[] };
+  const tctx = () => ({ sandbox: new MemorySandbox({ 'src/f.js': CODE, 'test/f.test.js': 'x' }, run), testFiles: ['test/f.test.js'], timeoutMs: 1000, open: {}, history: [], subTests: true, triedHints: true, tried: [], report: 'brief' }) as ToolContext & { sandbox: MemorySandbox; history: unknown[]; tried: { old: string; new: string }[] };
   it('takes a change whose tests fail back at once, says so with the report and the candidates not yet tried', async () => {
     const c = tctx();
     const r = await runTool(c, { name: 'sub', old: '++', new: '--' });
     expect(r).toEqual({ status: 'error', exitCode: 1, observation: 'edited src/f.js (line 3) and ran the tests; the tests fail, so the change was taken back:\nrun_tests: 1 failed, 0 passed (exit code 1)\nnot yet tried: <= +=' }); // the counts alone
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     expect(c.history).toEqual([]); // nothing left to undo
-    expect(c.tried).toEqual(['++']);
+    expect(c.tried).toEqual([{ old: '++', new: '--' }]);
     expect((await runTool(c, { name: 'undo' })).status).toBe('error');
   });
   it('keeps a change whose tests all pass (undo can still take it back)', async () => {

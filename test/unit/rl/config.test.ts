@@ -56,6 +56,11 @@ describe('run presets', () => {
       'rft.tasks': 192, 'rft.temperedLoss': true,
     });
   });
+  it('micro-retry is micro-guess with agent.retryFixes (finding 35), nothing else', () => {
+    const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
+    const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
+    expect(Object.fromEntries(Object.entries(retry).filter(([k, v]) => guess[k] !== v))).toEqual({ 'agent.retryFixes': true });
+  });
 });
 
 describe('dapo.warmupSteps', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../../../src/agent/episode.ts';
 import { ExpertPolicy } from '../../../src/agent/expert.ts';
 import { PLAIN_CHATML } from '../../../src/agent/render.ts';
-import { onceTokens, replacementFor } from '../../../src/agent/tools.ts';
+import { fixesFor, onceTokens, replacementFor } from '../../../src/agent/tools.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
@@ -71,5 +71,12 @@ describe('copy drills', () => {
         expect(x, `${pick} ${t.task_id}`).toBe(pick === 'first' ? once[0] : once.at(-1));
       }
     }
+    // agent.retryFixes: the replacement is the token's first fix (fixesFor), never a coin.
+    const fixed = copyDrills(ts, byId, tokenizer, 60, 7, 'uniform', true);
+    for (const d of fixed) {
+      const [, x, y] = /^```command\nsub (\S+) (\S+)\n```$/.exec(tokenizer.decode(d.ids.slice(d.mask.indexOf(1), -1)))!;
+      expect(y, x).toBe(fixesFor(x!)[0]);
+    }
+    expect(fixed.some((d) => /sub \d+ /.test(tokenizer.decode(d.ids.slice(d.mask.indexOf(1), -1))))).toBe(true); // numbers too
   });
 });
