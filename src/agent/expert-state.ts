@@ -148,8 +148,8 @@ function nextGuess(task: Task, turns: readonly TurnRecord[], now: string, fix: {
     const left = onceTokens(now).filter((t) => t === fix.old || nextFix(t, subs) !== undefined);
     const next = guessQueue(left, fix.old, g.order)[0];
     if (next !== undefined && (begun.has(next) || begun.size < g.n)) return { old: next, new: nextFix(next, subs)! };
-    const first = fixesBefore(fix.old, fix.new).find((f) => !subs.some((s) => s.old === fix.old && s.new === f));
-    return first === undefined ? undefined : { old: fix.old, new: first };
+    const first = nextFix(fix.old, subs);
+    return first !== undefined && fixesBefore(fix.old, fix.new).includes(first) ? { old: fix.old, new: first } : undefined;
   }
   // Changes taken back: by undo, or by agent.subTests after their tests failed.
   const undone = turns.filter((t) => (t.command?.name === 'undo' && t.status === 'ok') || takenBack(t)).length;
