@@ -233,7 +233,7 @@ export function registerSolve(program: Command): Command {
     .option('--guesses <n>', 'expert only: try 0 to N other one-token changes (tested, undone) before the fix, as bc.expertGuesses (default 0)')
     .option('--style <style>', 'expert only: full, terse or bare reasoning, as bc.expertStyle (default full)')
     .option('--noise <p>', 'expert only: probability of a plausible wrong first edit and the recovery after it (default 0)')
-    .option('--sandbox <name>', 'where commands run: node (worker runs in the browser only)', 'node')
+    .option('--sandbox <name>', "where commands run: node (a confined process per run) or worker (the browser's emulated node:test, one confined process per episode)", 'node')
     .option('--max-turns <n>', 'T_max, the turn limit (default: agent.maxTurns, 40)')
     .option('--length-threshold <n>', 'L_thr of the turn-length penalty (default: reward.lengthThreshold, 10)')
     .option('--timeout <ms>', 'time limit of one command (default: agent.commandTimeoutMs, 5000)')

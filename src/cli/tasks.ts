@@ -87,7 +87,7 @@ export function registerTasks(program: Command): Command {
     .command('validate')
     .description('check each task in a sandbox: the base fails every FAIL_TO_PASS test and passes every PASS_TO_PASS test; the gold patch applies and then all pass. Exits 1 if any task is invalid')
     .argument('<path>', 'a .jsonl task file')
-    .option('--sandbox <name>', 'where the tests run: node (worker runs in the browser only)', 'node')
+    .option('--sandbox <name>', "where the tests run: node (a confined process per run) or worker (the browser's emulated node:test, one confined process per task)", 'node')
     .option('--repeats <n>', 'runs of the base and of the fixed repo; their results must agree (flakiness)', String(VALIDATE_DEFAULTS.repeats))
     .option('--timeout <ms>', 'time limit per test run', String(VALIDATE_DEFAULTS.timeoutMs))
     .option('--jobs <n>', 'tasks validated at once', String(Math.min(4, availableParallelism())))

@@ -1,7 +1,8 @@
-// The sandboxes by name, for commands that take `--sandbox NAME`. Node has the `node` sandbox; the
-// worker and WebContainer sandboxes run in a browser page and register there (or here, once a Node
-// host for them exists) through registerSandbox.
+// The sandboxes by name, for commands that take `--sandbox NAME`. Node has the `node` sandbox and the
+// worker sandbox (its runs in a confined node process per episode: worker-node.node.ts); WebContainers
+// run in a browser page and register there through registerSandbox.
 import { createNodeSandbox } from './node.node.ts';
+import { createNodeWorkerSandbox } from './worker-node.node.ts';
 import type { SandboxFactory } from './types.ts';
 
 export interface SandboxEntry {
@@ -18,9 +19,10 @@ const registry = new Map<string, SandboxEntry>([
   [
     'worker',
     {
-      description: 'the in-browser Web Worker sandbox (offline)',
-      // The page exposes it as window.webswe.sandboxes.worker (src/app/main.ts, src/sandbox/worker.browser.ts).
-      unavailable: 'the worker sandbox runs in a browser page (the browser test tier and `webswe bench sandbox` drive it in Chromium); under Node use --sandbox node',
+      description: "the browser's worker sandbox (node:test and node:assert as it emulates them), its runs in one confined `node` process per episode",
+      // In a page: window.webswe.sandboxes.worker (src/app/main.ts, src/sandbox/worker.browser.ts), a Web Worker a run.
+      // CPU time limits, as the node sandbox's.
+      create: (files, opts) => createNodeWorkerSandbox(files, { clock: 'cpu', ...opts }),
     },
   ],
   [

@@ -3,7 +3,9 @@
 // (the gold fix reached by many episodes of one task, the grading of an unchanged repo) is run once.
 // The key is the whole content (no hash to collide); a run that hit its time limit is never kept (load
 // decides it, not the files). The bundled tasks are validated deterministic (repeated runs agree), which
-// is what makes a cached result the result a fresh run would give. Core code.
+// is what makes a cached result the result a fresh run would give. A sandbox whose runs share a process
+// (Sandbox.sharedProcess) adds only its first run: a later one may report what an earlier run's code made
+// it report, and a cached result is trusted by every other sandbox, the graders' included. Core code.
 import type { FileMap, RunOptions, RunResult, Sandbox, SandboxFactory, SandboxOptions } from './types.ts';
 
 export class RunCache {
@@ -47,14 +49,16 @@ async function runKey(sb: Sandbox, files: readonly string[], options: RunOptions
 export function cachedFactory(create: SandboxFactory, cache: RunCache): SandboxFactory {
   return async (files: FileMap, options: SandboxOptions = {}) => {
     const sb = await create(files, options);
+    let runs = 0;
     const wrapped: Sandbox = {
       kind: sb.kind,
+      ...(sb.sharedProcess !== undefined ? { sharedProcess: sb.sharedProcess } : {}),
       readFile: (p) => sb.readFile(p),
       writeFile: (p, t) => sb.writeFile(p, t),
       deleteFile: (p) => sb.deleteFile(p),
       listFiles: (d) => sb.listFiles(d),
       applyPatch: (d) => sb.applyPatch(d),
-      exec: (argv, o) => sb.exec(argv, o),
+      exec: (argv, o) => (runs++, sb.exec(argv, o)),
       diff: () => sb.diff(),
       reset: (f) => sb.reset(f),
       dispose: () => sb.dispose(),
@@ -66,8 +70,10 @@ export function cachedFactory(create: SandboxFactory, cache: RunCache): SandboxF
           return copy(hit);
         }
         cache.misses++;
+        const fresh = !sb.sharedProcess || runs === 0;
+        runs++;
         const r = await sb.runTests(testFiles, runOptions);
-        cache.set(key, copy(r));
+        if (fresh) cache.set(key, copy(r));
         return r;
       },
     };

@@ -44,6 +44,9 @@ export interface RunOptions {
 /** One task repository in one episode. Paths are repo-relative and '/'-separated (see resolveRepoPath). */
 export interface Sandbox {
   readonly kind: string;
+  /** Runs of this sandbox share one process (the worker sandbox under Node), so a run's result may depend on
+   *  what code run before it did to that process; only the first run's cannot. Absent: every run is fresh. */
+  readonly sharedProcess?: boolean;
   readFile(path: string): Promise<string>;
   /** Creates parent folders as needed. */
   writeFile(path: string, text: string): Promise<void>;

@@ -17,11 +17,18 @@ export type RunnerEvent =
   | { type: 'running'; path: string[] }
   | { type: 'result'; path: string[]; status: TestStatus; message?: string; ms: number }
   /** The run is over: what `node` would have exited with. */
-  | { type: 'exit'; code: number };
+  | { type: 'exit'; code: number }
+  /** The host stopped the run at its CPU time limit (a runner that can measure it: RunnerLimits). */
+  | { type: 'limit'; clock: 'cpu' };
+
+/** Limits a runner may enforce itself (the Node host measures its process's CPU time; a Worker cannot). */
+export interface RunnerLimits {
+  cpuMs?: number;
+}
 
 /** What the host needs of a runner: a dedicated Worker in browsers, a stand-in in tests. */
 export interface RunnerPort {
-  start(job: RunJob, onEvent: (e: RunnerEvent) => void): void;
+  start(job: RunJob, onEvent: (e: RunnerEvent) => void, limits?: RunnerLimits): void;
   /** Stop it at once (a runaway loop included); no event arrives afterwards. */
   terminate(): void;
 }

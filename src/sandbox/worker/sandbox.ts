@@ -19,7 +19,15 @@ import {
 import { CappedText, parseNodeCommand, runTestFiles } from '../runs.ts';
 import type { RunJob, RunnerFactory } from './protocol.ts';
 
-/** Node options a command may use before its script (as in the node sandbox). */
+/** What the host of the runners can do beyond a Worker (the Node host: ../worker-node.node.ts). */
+export interface RunnerHostTraits {
+  /** The runners stop a run at its CPU time limit (SandboxOptions.clock 'cpu'); wall time then stops it at 10×. */
+  cpuClock?: boolean;
+  /** Runs of one sandbox share a process: only a sandbox's first run is known untouched by earlier runs. */
+  sharedProcess?: boolean;
+  /** Called once at dispose (the Node host ends its processes). */
+  close?(): void;
+}
 
 export class WorkerSandbox implements Sandbox {
   readonly kind = 'worker';
@@ -27,15 +35,21 @@ export class WorkerSandbox implements Sandbox {
   private base: FileMap = {};
   private files = new Map<string, string>();
   private readonly live = new Set<{ terminate(): void }>();
+  /** Runs share one process (Sandbox.sharedProcess). */
+  readonly sharedProcess: boolean;
 
   private constructor(
     private readonly opts: Required<SandboxOptions>,
     private readonly runners: RunnerFactory,
-  ) {}
+    private readonly traits: RunnerHostTraits,
+  ) {
+    this.sharedProcess = traits.sharedProcess ?? false;
+  }
 
-  /** `memoryMb` is not enforced: a browser cannot cap one Worker's heap (the time limit still ends it). */
-  static async create(files: FileMap, options: SandboxOptions, runners: RunnerFactory): Promise<WorkerSandbox> {
-    const sb = new WorkerSandbox({ ...SANDBOX_DEFAULTS, ...options }, runners);
+  /** In a browser `memoryMb` is not enforced (a Worker's heap cannot be capped; the time limit still ends
+   *  it) and `clock` is wall time; the Node host caps the heap and measures CPU time (traits.cpuClock). */
+  static async create(files: FileMap, options: SandboxOptions, runners: RunnerFactory, traits: RunnerHostTraits = {}): Promise<WorkerSandbox> {
+    const sb = new WorkerSandbox({ ...SANDBOX_DEFAULTS, ...options }, runners, traits);
     await sb.reset(files);
     return sb;
   }
@@ -99,7 +113,9 @@ export class WorkerSandbox implements Sandbox {
 
   async runTests(files: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     const limitMs = options.timeoutMs ?? this.opts.timeoutMs;
-    return runTestFiles(files, options, { limitMs, outputLimit: this.opts.outputLimit }, (f) => this.resolve(f), (rel, left, namePattern) =>
+    // Wall time is shared by the files; CPU time (the Node host) is each file's own, as in the node sandbox.
+    const shareLimit = !(this.opts.clock === 'cpu' && this.traits.cpuClock === true);
+    return runTestFiles(files, options, { limitMs, outputLimit: this.opts.outputLimit, shareLimit }, (f) => this.resolve(f), (rel, left, namePattern) =>
       this.run([rel], left, { file: rel, limitMs, ...(namePattern !== undefined ? { namePattern } : {}) }));
   }
 
@@ -120,16 +136,19 @@ export class WorkerSandbox implements Sandbox {
     let running: string[] | undefined;
     let sawTests = false;
     const job: RunJob = { files: Object.fromEntries(this.files), argv, ...(extra.namePattern !== undefined ? { namePattern: extra.namePattern } : {}) };
+    // The CPU clock (the Node host): the runner stops the run at timeoutMs of CPU time, wall time at 10× it.
+    const cpu = this.opts.clock === 'cpu' && this.traits.cpuClock === true;
     return new Promise((resolve, reject) => {
       let port: ReturnType<RunnerFactory>;
       let settled = false;
-      const finish = (code: number | null, timedOut: boolean) => {
+      const finish = (code: number | null, timedOut: boolean, cpuOver = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         port?.terminate();
         this.live.delete(port);
-        if (timedOut) out.push(`\n[killed: the time limit of ${Math.round(extra.limitMs ?? timeoutMs)} ms was reached]\n`);
+        const limit = Math.round(extra.limitMs ?? timeoutMs);
+        if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : limit} ms was reached]\n`);
         const last = running?.join(' > ');
         const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
         const result: RunResult = {
@@ -143,13 +162,14 @@ export class WorkerSandbox implements Sandbox {
         if (hung !== undefined) result.running = hung;
         resolve(result);
       };
-      const timer = setTimeout(() => finish(null, true), timeoutMs);
+      const timer = setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : timeoutMs);
       try {
         port = this.runners();
         this.live.add(port);
         port.start(job, (e) => {
           if (settled) return;
-          if (e.type === 'out') out.push(e.text);
+          if (e.type === 'limit') finish(null, true, true);
+          else if (e.type === 'out') out.push(e.text);
           else if (e.type === 'running') {
             sawTests = true;
             running = e.path;
@@ -161,7 +181,7 @@ export class WorkerSandbox implements Sandbox {
             if (extra.file) t.file = extra.file;
             tests.push(t);
           } else if (e.type === 'exit') finish(e.code, false);
-        });
+        }, cpu ? { cpuMs: timeoutMs } : undefined);
       } catch (e) {
         settled = true;
         clearTimeout(timer);
@@ -185,9 +205,11 @@ export class WorkerSandbox implements Sandbox {
   }
 
   async dispose(): Promise<void> {
+    if (this.disposed) return;
     this.disposed = true;
     for (const p of this.live) p.terminate();
     this.live.clear();
+    this.traits.close?.();
   }
 }
 

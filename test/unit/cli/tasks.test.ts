@@ -51,6 +51,14 @@ describe('webswe tasks validate', () => {
     expect(r.stderr).toMatch(/validated 10\/10 tasks \(3 valid, 7 invalid\)/); // progress on stderr, not stdout
   });
 
+  it('gives the same verdicts with --sandbox worker (the emulated node:test in a confined process)', () => {
+    const node = JSON.parse(webswe('tasks', 'validate', join(FIXTURES, 'handwritten.jsonl'), '--json').stdout) as Doc;
+    const r = webswe('tasks', 'validate', join(FIXTURES, 'handwritten.jsonl'), '--json', '--sandbox', 'worker');
+    expect(r.status).toBe(1);
+    const worker = JSON.parse(r.stdout) as Doc;
+    expect(worker.tasks.map((t) => [t.instance_id, t.valid, t.code])).toEqual(node.tasks.map((t) => [t.instance_id, t.valid, t.code]));
+  }, 60_000);
+
   it('exits 0 on a file of valid tasks and prints a summary', () => {
     const lines = readFileSync(join(FIXTURES, 'handwritten.jsonl'), 'utf8').split('\n');
     const file = join(tmp, 'valid.jsonl');
@@ -86,10 +94,10 @@ describe('webswe tasks validate', () => {
     expect(byLine.get(1)).toMatchObject({ instance_id: 'mini__1', code: 'test_not_found' }); // parsed, then run: its test file is empty
   });
 
-  it('refuses --sandbox worker with a one-line message, and a missing file', () => {
-    const w = webswe('tasks', 'validate', join(FIXTURES, 'handwritten.jsonl'), '--sandbox', 'worker');
+  it('refuses --sandbox webcontainer with a one-line message, and a missing file', () => {
+    const w = webswe('tasks', 'validate', join(FIXTURES, 'handwritten.jsonl'), '--sandbox', 'webcontainer');
     expect(w.status).toBe(1);
-    expect(w.stderr).toMatch(/^webswe: --sandbox worker is not available here: the worker sandbox runs in a browser page/);
+    expect(w.stderr).toMatch(/^webswe: --sandbox webcontainer is not available here: WebContainers run only in a cross-origin-isolated browser page/);
     expect(w.stderr).not.toMatch(/at .*\.ts:\d+/);
     const m = webswe('tasks', 'validate', join(tmp, 'nope.jsonl'));
     expect(m.status).toBe(1);

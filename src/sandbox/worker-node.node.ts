@@ -1,0 +1,192 @@
+// The worker sandbox under Node: the browser's worker sandbox (an in-memory repository, node:test and
+// node:assert as runner.ts emulates them) whose runs go to a confined `node` process instead of a Web
+// Worker. One process serves one sandbox (one episode) and runs its jobs one after another, each with
+// fresh module instances; it starts at the sandbox's first run, not before, and a job that reaches its
+// limit ends the process (the next run starts another). A test run then costs the module loads (~5-10 ms)
+// instead of a node start (~85 ms a run in the node sandbox), which is most of a short episode's time.
+//
+// Confinement: Node's permission model with no path allowed at all (the runner's code arrives on stdin,
+// the repository's files inside each job), so neither the filesystem nor child processes nor workers are
+// reachable; a heap cap; a stripped environment; its own process group, killed as a whole. What is weaker
+// than the node sandbox's process per run: runs of one episode share the process, so code that escapes the
+// runner's shims can change what later runs of the same episode report. Never another episode's (a process
+// per sandbox) and never a reward: grading makes a sandbox of its own, whose first run is in a fresh process,
+// and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './node-run.node.ts';
+import { SANDBOX_DEFAULTS, type FileMap, type Sandbox, type SandboxOptions } from './types.ts';
+import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
+import { WorkerSandbox } from './worker/sandbox.ts';
+
+const ENTRY = fileURLToPath(new URL('./worker/runner.process.ts', import.meta.url));
+const CPU_POLL_MS = 25;
+
+/** runner.process.ts and what it imports, as one ES module (esbuild, once a process), base64. */
+let bundle: Promise<string> | null = null;
+export function runnerBundle(): Promise<string> {
+  return (bundle ??= import('esbuild')
+    .then((esbuild) => esbuild.build({ entryPoints: [ENTRY], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
+    .then((r) => Buffer.from(r.outputFiles[0]!.text).toString('base64'))
+    .catch((e: Error) => {
+      bundle = null;
+      throw new Error(`could not build the worker sandbox's runner (${ENTRY}): ${e.message}`);
+    }));
+}
+
+/** What `node -e` runs: read one line (the runner module, base64), hand the rest of stdin back, import it. */
+const BOOT =
+  "const c=[];process.stdin.on('data',function f(b){c.push(b);const s=Buffer.concat(c);const i=s.indexOf(10);if(i<0)return;" +
+  "process.stdin.off('data',f);process.stdin.pause();const r=s.subarray(i+1);if(r.length)process.stdin.unshift(r);" +
+  "import('data:text/javascript;base64,'+s.subarray(0,i).toString()).then(()=>process.stdin.resume())})";
+
+/** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+
+export const runnerArgs = (memoryMb: number): string[] => ['--disable-warning=ExperimentalWarning', PERMISSION_FLAG, `--max-old-space-size=${memoryMb}`, '-e', BOOT];
+
+/** One confined runner process and the job it is running. */
+class Runner {
+  readonly child: ChildProcess;
+  onEvent: ((e: RunnerEvent) => void) | null = null;
+  dead = false;
+  private lines = '';
+
+  constructor(code: string, memoryMb: number, onDeath: (r: Runner) => void) {
+    this.child = spawn(process.execPath, runnerArgs(memoryMb), {
+      cwd: '/',
+      env: { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' },
+      detached: true, // its own process group, killed as a whole
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdin!.on('error', () => undefined); // a dead process's pipe: its exit is reported below
+    this.child.stdin!.write(`${code}\n`);
+    this.child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      const ls = (this.lines + s).split('\n');
+      this.lines = ls.pop()!;
+      for (const l of ls) {
+        let e: RunnerEvent;
+        try {
+          e = JSON.parse(l) as RunnerEvent;
+        } catch {
+          continue; // not the runner's
+        }
+        this.onEvent?.(e);
+      }
+    });
+    // Node itself writes here (a fatal out-of-memory error, say): the running job's stderr.
+    this.child.stderr!.setEncoding('utf8').on('data', (s: string) => this.onEvent?.({ type: 'out', stream: 'stderr', text: s }));
+    const died = (code: number | null, signal: string | null) => {
+      if (this.dead) return;
+      this.dead = true;
+      const on = this.onEvent;
+      this.onEvent = null;
+      on?.({ type: 'exit', code: code ?? (signal === 'SIGABRT' ? 134 : 1) });
+      onDeath(this);
+    };
+    this.child.on('exit', died);
+    this.child.on('error', (e) => {
+      this.onEvent?.({ type: 'out', stream: 'stderr', text: `could not start node for the worker sandbox: ${e.message}\n` });
+      died(1, null);
+    });
+  }
+
+  kill(): void {
+    this.dead = true;
+    this.onEvent = null;
+    try {
+      process.kill(-this.child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The runner processes of one sandbox: one idle process is kept for its next run. */
+export class RunnerPool {
+  private idle: Runner | null = null;
+  private readonly live = new Set<Runner>();
+  /** Processes started so far (a test reads it). */
+  started = 0;
+  closed = false;
+
+  constructor(private readonly memoryMb: number) {}
+
+  /** A RunnerPort for one job. limits.cpuMs: stop it when its process has used that much CPU time. */
+  port(): RunnerPort {
+    let runner: Runner | null = null;
+    let over = false;
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const end = () => clearInterval(poll);
+    return {
+      start: (job: RunJob, onEvent: (e: RunnerEvent) => void, limits?: { cpuMs?: number }) => {
+        void runnerBundle().then(
+          (code) => {
+            if (over || this.closed) return;
+            runner = this.take(code);
+            const r = runner;
+            r.onEvent = (e) => {
+              if (e.type === 'exit') {
+                r.onEvent = null;
+                end();
+                if (!over && !r.dead) this.idle ??= r; // free for the next run (a second idle one is not kept)
+                if (!r.dead && this.idle !== r) this.drop(r);
+              }
+              onEvent(e);
+            };
+            if (limits?.cpuMs !== undefined && r.child.pid !== undefined) {
+              const pid = r.child.pid, from = processCpuMs(pid);
+              if (from !== null)
+                poll = setInterval(() => {
+                  const now = processCpuMs(pid);
+                  if (now === null || now - from <= limits.cpuMs!) return;
+                  end();
+                  const on = r.onEvent;
+                  this.drop(r);
+                  on?.({ type: 'limit', clock: 'cpu' });
+                }, CPU_POLL_MS);
+            }
+            r.child.stdin!.write(`${JSON.stringify(job)}\n`);
+          },
+          (e: Error) => {
+            onEvent({ type: 'out', stream: 'stderr', text: `${e.message}\n` });
+            onEvent({ type: 'exit', code: 1 });
+          },
+        );
+      },
+      terminate: () => {
+        over = true;
+        end();
+        // After its exit event the process is idle and stays; before it, the job is cut off with it.
+        if (runner && runner.onEvent) this.drop(runner);
+      },
+    };
+  }
+
+  private take(code: string): Runner {
+    const r = this.idle && !this.idle.dead ? this.idle : new Runner(code, this.memoryMb, (d) => this.live.delete(d));
+    if (r !== this.idle) this.started++;
+    this.idle = null;
+    this.live.add(r);
+    return r;
+  }
+
+  private drop(r: Runner): void {
+    r.kill();
+    this.live.delete(r);
+    if (this.idle === r) this.idle = null;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const r of this.live) r.kill();
+    this.live.clear();
+    this.idle = null;
+  }
+}
+
+/** The worker sandbox with its runs in confined node processes (one per sandbox, kept between runs). */
+export async function createNodeWorkerSandbox(files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> {
+  const pool = new RunnerPool(options.memoryMb ?? SANDBOX_DEFAULTS.memoryMb);
+  return WorkerSandbox.create(files, options, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+}

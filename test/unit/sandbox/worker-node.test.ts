@@ -1,0 +1,190 @@
+// The worker sandbox under Node (src/sandbox/worker-node.node.ts): its runs in one confined node process
+// per sandbox. The same results as the node sandbox on bundled tasks (buggy and fixed); the process kept
+// between runs and replaced after a run it had to stop (CPU limit, heap cap); confinement (no file, no
+// child process, a bare environment, even for code that reaches Node's own modules past the shims); the
+// next run untouched by a timer or a global an earlier run left; one process per sandbox; the run cache
+// keeping only a sandbox's first run.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatRun } from '../../../src/agent/tools.ts';
+import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
+import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
+import { cachedFactory, RunCache } from '../../../src/sandbox/run-cache.ts';
+import type { FileMap, Sandbox } from '../../../src/sandbox/types.ts';
+import { createNodeWorkerSandbox, RunnerPool } from '../../../src/sandbox/worker-node.node.ts';
+import { WorkerSandbox } from '../../../src/sandbox/worker/sandbox.ts';
+import type { Task } from '../../../src/tasks/schema.ts';
+
+const HEAD = "import { describe, it, test } from 'node:test';\nimport assert from 'node:assert/strict';\n";
+/** Node's own modules, reached past the runner's shims (the loader refuses `import 'node:fs'`). */
+const NODE = "const node = (m) => new Function('m', 'return import(m)')(m);\n";
+
+const open: Sandbox[] = [];
+const make = async (files: FileMap, opts = {}) => {
+  const sb = await createNodeWorkerSandbox(files, { clock: 'cpu', ...opts });
+  open.push(sb);
+  return sb;
+};
+afterAll(async () => {
+  for (const sb of open) await sb.dispose();
+});
+
+const tasks = readFileSync(new URL('../../../public/tasks/level0/val.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Task);
+
+/** The gold fix applied to a task's files (level 0: one token at the mutation's 1-based line and column). */
+function fixed(task: Task): FileMap {
+  const m = task.mutation!;
+  const lines = task.files[m.location.file]!.split('\n');
+  const i = m.location.line - 1, at = m.location.column - 1;
+  expect(lines[i]!.slice(at, at + m.mutated.length)).toBe(m.mutated);
+  lines[i] = lines[i]!.slice(0, at) + m.original + lines[i]!.slice(at + m.mutated.length);
+  return { ...task.files, [m.location.file]: lines.join('\n') };
+}
+
+describe('worker sandbox under node: the same results as the node sandbox', () => {
+  it('on 24 val tasks, buggy and fixed: every test status and the agent reports (brief and full)', async () => {
+    const picked = tasks.filter((_, i) => i % 13 === 0).slice(0, 24);
+    for (const task of picked) {
+      for (const files of [task.files, fixed(task)]) {
+        const [a, b] = await Promise.all([createNodeSandbox(files, { clock: 'cpu', timeoutMs: 5000 }), make(files, { timeoutMs: 5000 })]);
+        try {
+          const [ra, rb] = await Promise.all([a.runTests(task.test_files), b.runTests(task.test_files)]);
+          expect(rb.tests.map((t) => [t.fullName, t.status])).toEqual(ra.tests.map((t) => [t.fullName, t.status]));
+          expect(rb.exitCode).toBe(ra.exitCode);
+          expect(formatRun(rb, 5000, [], 'brief')).toBe(formatRun(ra, 5000, [], 'brief'));
+          expect(formatRun(rb, 5000, [], 'full')).toBe(formatRun(ra, 5000, [], 'full'));
+        } finally {
+          await a.dispose();
+        }
+      }
+      expect(tasks.length).toBeGreaterThan(100);
+    }
+  }, 120_000);
+});
+
+describe('worker sandbox under node: one process, kept and replaced', () => {
+  it('runs every job of a sandbox in one process, fresh modules each time', async () => {
+    const pool = new RunnerPool(256);
+    const sb = await WorkerSandbox.create({ 'src/a.js': 'export let n = 0;\nexport const bump = () => ++n;\n', 'test/a.test.js': `${HEAD}import { bump } from '../src/a.js';\ntest('first bump', () => assert.equal(bump(), 1));\n` }, { clock: 'cpu' }, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+    open.push(sb);
+    for (let i = 0; i < 4; i++) {
+      const r = await sb.runTests(['test/a.test.js']);
+      expect(r.tests.map((t) => t.status)).toEqual(['pass']); // a module's state never carries over
+    }
+    expect(pool.started).toBe(1);
+    await sb.dispose();
+    expect(pool.closed).toBe(true);
+  });
+
+  it('stops a busy loop at its CPU limit (a sleeper outlives it), and the next run gets a new process', async () => {
+    const pool = new RunnerPool(256);
+    const sb = await WorkerSandbox.create({
+      'test/spin.test.js': `${HEAD}test('first', () => {});\ntest('spins', () => { for (;;); });\n`,
+      'test/sleep.test.js': `${HEAD}test('sleeps', async () => { await new Promise((r) => setTimeout(r, 700)); });\n`,
+      'test/ok.test.js': `${HEAD}test('ok', () => {});\n`,
+    }, { clock: 'cpu', timeoutMs: 400 }, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+    open.push(sb);
+    const slept = await sb.runTests(['test/sleep.test.js']);
+    expect([slept.timedOut, slept.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
+    const spun = await sb.runTests(['test/spin.test.js']);
+    expect(spun.timedOut).toBe(true);
+    expect(spun.exitCode).toBeNull();
+    expect(spun.running).toBe('spins');
+    expect(spun.tests.map((t) => t.fullName)).toEqual(['first']);
+    expect(spun.output).toMatch(/killed: the CPU time limit of 400 ms was reached/);
+    const ok = await sb.runTests(['test/ok.test.js']);
+    expect(ok.tests.map((t) => t.status)).toEqual(['pass']);
+    expect(pool.started).toBe(2);
+  });
+
+  it('caps the heap: a hog ends its process with node\'s out-of-memory report, and the next run works', async () => {
+    const sb = await make({
+      'test/hog.test.js': `${HEAD}it('hogs', () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); });\n`,
+      'test/ok.test.js': `${HEAD}test('ok', () => {});\n`,
+    }, { memoryMb: 48, timeoutMs: 15_000 });
+    const hog = await sb.runTests(['test/hog.test.js']);
+    expect(hog.timedOut).toBe(false);
+    expect(hog.exitCode).not.toBe(0);
+    expect(hog.output).toMatch(/heap/i);
+    expect((await sb.runTests(['test/ok.test.js'])).tests.map((t) => t.status)).toEqual(['pass']);
+  }, 30_000);
+
+  it('clears the timers a run left and puts back the globals it replaced', async () => {
+    const sb = await make({
+      'test/leave.test.js': `${HEAD}test('leaves a timer and exits', () => { setInterval(() => { globalThis.leaked = (globalThis.leaked ?? 0) + 1; }, 5); process.exit(0); });\n`,
+      'test/after.test.js': `${HEAD}test('sees no timer of it', async () => { await new Promise((r) => setTimeout(r, 60)); assert.equal(globalThis.leaked, undefined); });\n`,
+    });
+    const left = await sb.runTests(['test/leave.test.js']);
+    expect(left.exitCode).toBe(0);
+    const after = await sb.runTests(['test/after.test.js']);
+    expect(after.tests.map((t) => [t.fullName, t.status, t.message])).toEqual([['sees no timer of it', 'pass', undefined]]);
+  });
+});
+
+describe('worker sandbox under node: confinement', () => {
+  it('past the shims, Node itself refuses files and processes, and the environment is bare', async () => {
+    process.env.WEBSWE_FAKE_SECRET = 'hunter2'; // must not reach the sandbox
+    try {
+      const sb = await make({
+        'test/escape.test.js': `${HEAD}${NODE}const denied = async (fn) => assert.rejects(async () => fn(), { code: 'ERR_ACCESS_DENIED' });
+test('cannot read /etc/passwd', async () => { const fs = await node('node:fs'); await denied(() => fs.readFileSync('/etc/passwd')); });
+test('cannot list /', async () => { const fs = await node('node:fs'); await denied(() => fs.readdirSync('/')); });
+test('cannot write', async () => { const fs = await node('node:fs'); await denied(() => fs.writeFileSync('/tmp/webswe-escaped.txt', 'x')); });
+test('cannot start processes', async () => { const cp = await node('node:child_process'); await denied(() => cp.execFileSync('/bin/true')); });
+test('cannot start workers', async () => { const wt = await node('node:worker_threads'); await denied(() => new wt.Worker('1', { eval: true })); });
+test('sees a bare environment', async () => { const p = await node('node:process'); assert.deepEqual(Object.keys(p.env).sort(), ['HOME', 'LANG', 'NO_COLOR', 'TZ']); });
+`,
+        'test/plain.test.js': `${HEAD}import fs from 'node:fs';\n`,
+      });
+      const r = await sb.runTests(['test/escape.test.js']);
+      expect(r.tests.map((t) => [t.fullName, t.status, t.message])).toEqual([
+        ['cannot read /etc/passwd', 'pass', undefined],
+        ['cannot list /', 'pass', undefined],
+        ['cannot write', 'pass', undefined],
+        ['cannot start processes', 'pass', undefined],
+        ['cannot start workers', 'pass', undefined],
+        ['sees a bare environment', 'pass', undefined],
+      ]);
+      // A plain import of a built-in other than node:test and node:assert is refused, as in a browser.
+      const plain = await sb.runTests(['test/plain.test.js']);
+      expect(plain.exitCode).toBe(1);
+      expect(plain.output).toMatch(/node:fs/);
+    } finally {
+      delete process.env.WEBSWE_FAKE_SECRET;
+    }
+  });
+
+  it("one sandbox's process never serves another's: a global one run leaves is seen by its own later runs only", async () => {
+    const files = {
+      'test/set.test.js': `${HEAD}test('sets', () => { globalThis.planted = 1; });\n`,
+      'test/get.test.js': `${HEAD}test('unplanted', () => assert.equal(globalThis.planted, undefined));\n`,
+    };
+    const a = await make(files), b = await make(files);
+    await a.runTests(['test/set.test.js']);
+    expect((await b.runTests(['test/get.test.js'])).tests.map((t) => t.status)).toEqual(['pass']);
+    expect(a.sharedProcess).toBe(true);
+  });
+
+  it('the run cache keeps only the first run of a sandbox whose runs share a process', async () => {
+    const cache = new RunCache();
+    const create = cachedFactory((f, o) => createNodeWorkerSandbox(f, { clock: 'cpu', ...o }), cache);
+    const files = { 'src/a.js': 'export const a = 1;\n', 'test/a.test.js': `${HEAD}import { a } from '../src/a.js';\ntest('a', () => assert.equal(a, 1));\n` };
+    const sb = await create(files);
+    open.push(sb);
+    await sb.runTests(['test/a.test.js']); // first: kept
+    await sb.writeFile('src/a.js', 'export const a = 2;\n');
+    await sb.runTests(['test/a.test.js']); // second: run, not kept
+    expect(cache.size).toBe(1);
+    const other = await create({ ...files, 'src/a.js': 'export const a = 2;\n' });
+    open.push(other);
+    expect((await other.runTests(['test/a.test.js'])).tests.map((t) => t.status)).toEqual(['fail']);
+    expect(cache.size).toBe(2); // the other sandbox's first run
+  });
+
+  it('is the `worker` sandbox that train, eval and solve use under Node, with CPU time limits', async () => {
+    const sb = await sandboxFactory('worker')({ 'test/sleep.test.js': `${HEAD}test('sleeps', async () => { await new Promise((r) => setTimeout(r, 600)); });\n` }, { timeoutMs: 300 });
+    open.push(sb);
+    const r = await sb.runTests(['test/sleep.test.js']);
+    expect([sb.kind, r.timedOut, r.tests.map((t) => t.status)]).toEqual(['worker', false, ['pass']]);
+  });
+});
