@@ -33,7 +33,7 @@ const tasks = readFileSync(new URL('../../../public/tasks/level0/val.jsonl', imp
 
 /** The gold fix applied to a task's files (level 0: one token at the mutation's 1-based line and column). */
 function fixed(task: Task): FileMap {
-  const m = task.mutation!;
+  const m = task.mutation as unknown as { location: { file: string; line: number; column: number }; original: string; mutated: string };
   const lines = task.files[m.location.file]!.split('\n');
   const i = m.location.line - 1, at = m.location.column - 1;
   expect(lines[i]!.slice(at, at + m.mutated.length)).toBe(m.mutated);
