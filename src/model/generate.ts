@@ -83,10 +83,12 @@ export class KvGenerator<T extends Tensor> {
     readonly S: number,
     /** Prefill chunk (tokens per sequence per forward). */
     readonly chunk = 128,
+    /** Allocate empty caches (keepRows fills its own). */
+    allocate = true,
   ) {
     this.be = model.be;
     const c = model.c;
-    for (let i = 0; i < c.numLayers; i++) {
+    for (let i = 0; i < (allocate ? c.numLayers : 0); i++) {
       this.k.push(this.be.zeros([B, S + chunk, c.numKvHeads, c.headDim], 'f32', `kv.k${i}`));
       this.v.push(this.be.zeros([B, S + chunk, c.numKvHeads, c.headDim], 'f32', `kv.v${i}`));
     }
@@ -254,6 +256,29 @@ export class KvGenerator<T extends Tensor> {
       logits = this.append(next);
     }
     return out;
+  }
+
+  /**
+   * A generator of only the sequences `rows` of this one, in that order (row i of the new one is row
+   * rows[i] here), with their caches, lengths, sampling counters and streams; this one is left as it was.
+   * A cohort shrinks to its live episodes this way, so its later forwards compute no ended rows. A row's
+   * logits do not depend on the rows computed with it, so its tokens are the ones it would have drawn.
+   */
+  keepRows(rows: readonly number[]): KvGenerator<T> {
+    const { be, B, S, chunk } = this;
+    if (!rows.length || rows.some((r) => !Number.isInteger(r) || r < 0 || r >= B) || new Set(rows).size !== rows.length) {
+      throw new Error(`keepRows: rows must be distinct integers in [0, ${B}), got [${rows.join(', ')}]`);
+    }
+    const g = new KvGenerator(this.model, rows.length, S, chunk, false);
+    const idx = be.fromArray(Int32Array.from(rows), [rows.length], 'gen.keep');
+    const keep = (t: T) => {
+      const width = t.shape.slice(1).reduce((a, b) => a * b, 1);
+      return view(be.gatherRows(view(t, [B, width]), idx), [rows.length, ...t.shape.slice(1)]);
+    };
+    for (let i = 0; i < this.k.length; i++) g.k.push(keep(this.k[i]!)), g.v.push(keep(this.v[i]!));
+    be.free(idx);
+    rows.forEach((r, i) => ((g.len[i] = this.len[r]!), (g.counters[i] = this.counters[r]!), (g.streams[i] = this.streams[r]!)));
+    return g;
   }
 
   dispose(): void {

@@ -25,6 +25,8 @@ export interface ModelPolicyOptions {
   seed: number;
   name?: string;
   version?: number;
+  /** Shrink a cohort to its live episodes as others end (default true; the same tokens either way). */
+  compact?: boolean;
 }
 
 interface Cohort<T extends Tensor> {
@@ -63,7 +65,20 @@ export class ModelPolicy<T extends Tensor> implements Policy {
     this.version = opts.version ?? 0;
   }
 
+  /** A cohort with an eighth or more of its rows ended (episodes released) keeps only its live rows, so a
+   *  batch's later turns compute the episodes still playing, not the whole batch it began as. */
+  private compact(cohort: Cohort<T>): void {
+    const live = [...cohort.rows].sort((a, b) => a[1] - b[1]);
+    const ended = cohort.gen.B - live.length;
+    if (!live.length || ended < Math.max(1, cohort.gen.B / 8)) return;
+    const gen = cohort.gen.keepRows(live.map(([, b]) => b));
+    cohort.gen.dispose();
+    cohort.gen = gen;
+    live.forEach(([id], i) => cohort.rows.set(id, i));
+  }
+
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
+    if (this.opts.compact !== false) for (const cohort of this.cohorts) this.compact(cohort);
     const fresh = states.filter((s) => !this.where.has(s.id));
     if (fresh.length) {
       const cohort: Cohort<T> = { gen: new KvGenerator(this.model, fresh.length, this.opts.contextTokens), rows: new Map() };

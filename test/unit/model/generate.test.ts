@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { KvGenerator } from '../../../src/model/generate.ts';
 import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { WasmBackend } from '../../../src/ops/wasm/backend.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { loadFixtureModel } from '../../helpers/model.ts';
 import { scoreSequences, twoTurnRollout } from '../../helpers/generation.ts';
@@ -42,6 +43,25 @@ describe('generation', () => {
     expect(chunked.seqs).toEqual(whole.seqs);
     const flat = (r: typeof whole) => r.sampled.flat().map((s) => s.lp);
     expect(compareArrays('chunked', flat(chunked), flat(whole), { atol: 1e-6, rtol: 1e-6 }).ok).toBe(true);
+  });
+  it.each(['cpu', 'wasm'])('keepRows (%s backend): the rows kept draw the tokens and log-probs they would have drawn in the whole batch', async (kind) => {
+    const wasm = kind === 'wasm' ? await WasmBackend.create(1) : undefined;
+    const { model } = await loadFixtureModel(wasm ?? be, 'qwen2');
+    const four = [[1, 2, 3, 4], [9, 8], [5, 4, 3, 2, 1, 10], [7, 7, 7]];
+    const opts = { seed: 5, maxTokens: 6, stopIds: [] as number[] };
+    const whole = new KvGenerator(model, 4, 64);
+    whole.streams.splice(0, 4, 3, 0, 2, 1); // streams travel with their rows
+    await whole.generate(four, opts);
+    const kept = whole.keepRows([2, 0]);
+    expect([kept.B, kept.len, kept.streams, kept.counters]).toEqual([2, [whole.len[2], whole.len[0]], [2, 3], [whole.counters[2], whole.counters[0]]]);
+    const after = await whole.generate([[20, 21], [22], [23, 24, 25], [26]], opts);
+    const shrunk = await kept.generate([[23, 24, 25], [20, 21]], opts);
+    expect(shrunk).toEqual([after[2], after[0]]);
+    expect(() => whole.keepRows([0, 0])).toThrow(/distinct/);
+    expect(() => whole.keepRows([4])).toThrow(/\[0, 4\)/);
+    whole.dispose();
+    kept.dispose();
+    wasm?.close();
   });
   it('temperature 0 is greedy decoding (eval.temperature = 0), not a sampler error', async () => {
     const { model } = await loadFixtureModel(be, 'qwen2');

@@ -19,8 +19,38 @@ import { ModelPolicy } from '../../../src/rl/model-policy.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
+import type { EpisodeView } from '../../../src/agent/policy.ts';
+import { loadFixtureModel } from '../../helpers/model.ts';
 
 const be = new CpuBackend();
+
+describe('model policy: cohorts', () => {
+  it('a cohort shrinks to its live episodes as others end, and they sample what they would have', async () => {
+    const { model } = await loadFixtureModel(be, 'qwen2');
+    const V = model.c.vocabSize;
+    const tokenizer = { decode: (ids: readonly number[]) => ids.join(' ') };
+    const play = async (compact: boolean) => {
+      const policy = new ModelPolicy(model, tokenizer, { contextTokens: 200, stopIds: [V - 1], sampling: { temperature: 1 }, seed: 9, compact });
+      const ctx = Array.from({ length: 8 }, (_, i) => [1 + i, 2, 3 + (i % 3)]);
+      const view = (i: number): EpisodeView => ({ id: `e${i}`, index: i, task: {} as EpisodeView['task'], seed: i, messages: [], turns: [], tokenIds: ctx[i]!, maxTokens: 5 });
+      const out: Record<string, number[][]> = {};
+      let live = [0, 1, 2, 3, 4, 5, 6, 7];
+      for (let turn = 0; turn < 4; turn++) {
+        const turns = await policy.act(live.map(view));
+        live.forEach((i, k) => {
+          (out[`e${i}`] ??= []).push([...turns[k]!.tokenIds!, ...turns[k]!.logprobs!.map((x) => Math.round(x * 1e6))]);
+          ctx[i]!.push(...turns[k]!.tokenIds!, 30 + turn, 31);
+        });
+        // Episodes end at different turns: 3 after the first, 2 more after the second.
+        const ending = turn === 0 ? [1, 4, 6] : turn === 1 ? [0, 7] : [];
+        for (const i of ending) policy.release(`e${i}`);
+        live = live.filter((i) => !ending.includes(i));
+      }
+      return out;
+    };
+    expect(await play(true)).toEqual(await play(false));
+  });
+});
 
 describe('model policy', () => {
   it('samples turns whose behaviour log-probs equal the training forward', async () => {
