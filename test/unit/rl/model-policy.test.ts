@@ -28,7 +28,7 @@ describe('model policy: cohorts', () => {
   it('a cohort shrinks to its live episodes as others end, and they sample what they would have', async () => {
     const { model } = await loadFixtureModel(be, 'qwen2');
     const V = model.c.vocabSize;
-    const tokenizer = { decode: (ids: readonly number[]) => ids.join(' ') };
+    const tokenizer = { decode: (ids: readonly number[]) => ids.join(' '), encode: () => [], tokenToId: () => undefined };
     const play = async (compact: boolean) => {
       const policy = new ModelPolicy(model, tokenizer, { contextTokens: 200, stopIds: [V - 1], sampling: { temperature: 1 }, seed: 9, compact });
       const ctx = Array.from({ length: 8 }, (_, i) => [1 + i, 2, 3 + (i % 3)]);
