@@ -2,10 +2,10 @@
 // inside the repo, no child processes or workers), a heap cap, a stripped environment, a time limit
 // that kills the whole process group, an output cap, and per-test results from node-reporter.mjs
 // (the process's own output, then the report formatted from those results, as every sandbox does).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CappedText } from './runs.ts';
+import { spawner } from './spawner.node.ts';
 import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
 
 /** The reporter module; the confined process is allowed to read this one file outside the repo. */
@@ -114,20 +114,11 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
   };
 
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgs(spec), {
-      cwd: spec.root,
-      env: sandboxEnv(spec.root),
-      detached: true, // its own process group, killed as a whole at the time limit
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
+    // Started by the spawner process (spawner.node.ts), not forked from this one; stdin is closed at once.
+    const child = spawner().spawn(process.execPath, nodeArgs(spec), { cwd: spec.root, env: sandboxEnv(spec.root), fds: 4 });
+    child.end();
     let timedOut = false;
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
+    const killGroup = () => child.kill();
     const cpu = spec.clock === 'cpu' && CPU_CLOCK;
     let cpuOver = false;
     const timer = setTimeout(() => {
@@ -135,28 +126,26 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
       killGroup();
     }, cpu ? 10 * spec.timeoutMs : spec.timeoutMs);
     // The CPU clock: poll the process's user + system time (the sandbox forbids it child processes).
-    const poll = cpu
-      ? setInterval(() => {
-          const ms = child.pid === undefined ? null : processCpuMs(child.pid);
+    let poll: ReturnType<typeof setInterval> | undefined;
+    if (cpu)
+      child.onPid = (pid) => {
+        if (child.closed) return;
+        poll = setInterval(() => {
+          const ms = processCpuMs(pid);
           if (ms !== null && ms > spec.timeoutMs) {
             timedOut = cpuOver = true;
             killGroup();
           }
-        }, PROC_POLL_MS)
-      : undefined;
-    child.stdout!.setEncoding('utf8').on('data', (s: string) => out.push(s));
-    child.stderr!.setEncoding('utf8').on('data', (s: string) => out.push(s));
-    const report = child.stdio[3] as NodeJS.ReadableStream;
-    report.setEncoding('utf8');
-    report.on('data', onReport);
-    child.on('error', (e) => {
+        }, PROC_POLL_MS);
+      };
+    child.onData = (fd, s) => (fd === 3 ? onReport(s) : out.push(s));
+    child.onClose = (code, _signal, error) => {
       clearTimeout(timer);
       clearInterval(poll);
-      reject(new Error(`could not start node for the sandbox: ${e.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      clearInterval(poll);
+      if (error !== undefined && !timedOut) {
+        reject(new Error(`could not start node for the sandbox: ${error}`));
+        return;
+      }
       if (pending) onReport('\n');
       const limit = Math.round(spec.limitMs ?? spec.timeoutMs);
       if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : limit} ms was reached]\n`);
@@ -173,6 +162,6 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
       };
       if (hung !== undefined) result.running = hung;
       resolve(result);
-    });
+    };
   });
 }

@@ -12,9 +12,9 @@
 // runner's shims can change what later runs of the same episode report. Never another episode's (a process
 // per sandbox) and never a reward: grading makes a sandbox of its own, whose first run is in a fresh process,
 // and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './node-run.node.ts';
+import { spawner, type RemoteProcess } from './spawner.node.ts';
 import { SANDBOX_DEFAULTS, type FileMap, type Sandbox, type SandboxOptions } from './types.ts';
 import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
@@ -47,21 +47,17 @@ export const runnerArgs = (memoryMb: number): string[] => ['--disable-warning=Ex
 
 /** One confined runner process and the job it is running. */
 class Runner {
-  readonly child: ChildProcess;
+  readonly proc: RemoteProcess;
   onEvent: ((e: RunnerEvent) => void) | null = null;
   dead = false;
   private lines = '';
 
   constructor(code: string, memoryMb: number, onDeath: (r: Runner) => void) {
-    this.child = spawn(process.execPath, runnerArgs(memoryMb), {
-      cwd: '/',
-      env: { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' },
-      detached: true, // its own process group, killed as a whole
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.child.stdin!.on('error', () => undefined); // a dead process's pipe: its exit is reported below
-    this.child.stdin!.write(`${code}\n`);
-    this.child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+    this.proc = spawner().spawn(process.execPath, runnerArgs(memoryMb), { cwd: '/', env: { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' } });
+    this.proc.write(`${code}\n`);
+    this.proc.onData = (fd, s) => {
+      // Node itself writes to stderr (a fatal out-of-memory error, say): the running job's stderr.
+      if (fd === 2) return this.onEvent?.({ type: 'out', stream: 'stderr', text: s });
       const ls = (this.lines + s).split('\n');
       this.lines = ls.pop()!;
       for (const l of ls) {
@@ -73,10 +69,13 @@ class Runner {
         }
         this.onEvent?.(e);
       }
-    });
-    // Node itself writes here (a fatal out-of-memory error, say): the running job's stderr.
-    this.child.stderr!.setEncoding('utf8').on('data', (s: string) => this.onEvent?.({ type: 'out', stream: 'stderr', text: s }));
-    const died = (code: number | null, signal: string | null) => {
+    };
+    let started: (pid: number | undefined) => void = () => undefined;
+    this.pid = new Promise((resolve) => (started = resolve));
+    this.proc.onPid = started;
+    this.proc.onClose = (code, signal, error) => {
+      started(undefined);
+      if (error !== undefined) this.onEvent?.({ type: 'out', stream: 'stderr', text: `could not start node for the worker sandbox: ${error}\n` });
       if (this.dead) return;
       this.dead = true;
       const on = this.onEvent;
@@ -84,21 +83,15 @@ class Runner {
       on?.({ type: 'exit', code: code ?? (signal === 'SIGABRT' ? 134 : 1) });
       onDeath(this);
     };
-    this.child.on('exit', died);
-    this.child.on('error', (e) => {
-      this.onEvent?.({ type: 'out', stream: 'stderr', text: `could not start node for the worker sandbox: ${e.message}\n` });
-      died(1, null);
-    });
   }
+
+  /** Its pid once the spawner has started it (undefined if it never started). */
+  readonly pid: Promise<number | undefined>;
 
   kill(): void {
     this.dead = true;
     this.onEvent = null;
-    try {
-      process.kill(-this.child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    this.proc.kill();
   }
 }
 
@@ -134,19 +127,20 @@ export class RunnerPool {
               }
               onEvent(e);
             };
-            if (limits?.cpuMs !== undefined && r.child.pid !== undefined) {
-              const pid = r.child.pid, from = processCpuMs(pid);
-              if (from !== null)
+            if (limits?.cpuMs !== undefined)
+              void r.pid.then((pid) => {
+                const from = pid === undefined || over || !r.onEvent ? null : processCpuMs(pid);
+                if (from === null) return;
                 poll = setInterval(() => {
-                  const now = processCpuMs(pid);
+                  const now = processCpuMs(pid!);
                   if (now === null || now - from <= limits.cpuMs!) return;
                   end();
                   const on = r.onEvent;
                   this.drop(r);
                   on?.({ type: 'limit', clock: 'cpu' });
                 }, CPU_POLL_MS);
-            }
-            r.child.stdin!.write(`${JSON.stringify(job)}\n`);
+              });
+            r.proc.write(`${JSON.stringify(job)}\n`);
           },
           (e: Error) => {
             onEvent({ type: 'out', stream: 'stderr', text: `${e.message}\n` });
