@@ -212,7 +212,7 @@ async function start(ep: Live, create: SandboxFactory, opts: EpisodeOptions): Pr
   const { task } = ep.spec;
   const t0 = performance.now();
   try {
-    ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs });
+    ep.sb = await create(task.files, { timeoutMs: opts.commandTimeoutMs, prestart: true });
     const user = issueMessage(task.repo, task.problem_statement, await ep.sb.listFiles());
     const system = systemPrompt(opts.systemPrompt, opts.editCommand, opts.subTests);
     ep.messages.push({ role: 'system', content: system }, { role: 'user', content: user });

@@ -73,6 +73,9 @@ export interface SandboxOptions {
   outputLimit?: number;
   /** Heap limit for the test process, MiB. */
   memoryMb?: number;
+  /** Start now what the first run will need (the worker sandbox under Node: its process), so that run does
+   *  not wait for it; an episode's sandbox says so, a grader's (often answered by the run cache) does not. */
+  prestart?: boolean;
   /**
    * What the time limit measures. 'wall' (default): elapsed time. 'cpu': the test process's CPU time,
    * which a loaded machine does not stretch, so a verdict of "too slow" does not depend on what else
@@ -85,7 +88,7 @@ export interface SandboxOptions {
 
 export type SandboxFactory = (files: FileMap, options?: SandboxOptions) => Promise<Sandbox>;
 
-export const SANDBOX_DEFAULTS = Object.freeze({ timeoutMs: 10_000, outputLimit: 64 * 1024, memoryMb: 512, clock: 'wall' as 'wall' | 'cpu' });
+export const SANDBOX_DEFAULTS = Object.freeze({ timeoutMs: 10_000, outputLimit: 64 * 1024, memoryMb: 512, clock: 'wall' as 'wall' | 'cpu', prestart: false as boolean });
 
 /** A path the sandbox refuses; the message says why and what to write instead. */
 export class PathError extends Error {

@@ -55,19 +55,22 @@ class Runner {
   constructor(code: string, memoryMb: number, onDeath: (r: Runner) => void) {
     this.proc = spawner().spawn(process.execPath, runnerArgs(memoryMb), { cwd: '/', env: { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' } });
     this.proc.write(`${code}\n`);
+    let loaded: () => void = () => undefined;
+    this.ready = new Promise((resolve) => (loaded = resolve));
     this.proc.onData = (fd, s) => {
       // Node itself writes to stderr (a fatal out-of-memory error, say): the running job's stderr.
       if (fd === 2) return this.onEvent?.({ type: 'out', stream: 'stderr', text: s });
       const ls = (this.lines + s).split('\n');
       this.lines = ls.pop()!;
       for (const l of ls) {
-        let e: RunnerEvent;
+        let e: RunnerEvent | { ready: true };
         try {
-          e = JSON.parse(l) as RunnerEvent;
+          e = JSON.parse(l) as RunnerEvent | { ready: true };
         } catch {
           continue; // not the runner's
         }
-        this.onEvent?.(e);
+        if ('ready' in e) loaded();
+        else this.onEvent?.(e);
       }
     };
     let started: (pid: number | undefined) => void = () => undefined;
@@ -75,6 +78,7 @@ class Runner {
     this.proc.onPid = started;
     this.proc.onClose = (code, signal, error) => {
       started(undefined);
+      loaded();
       if (error !== undefined) this.onEvent?.({ type: 'out', stream: 'stderr', text: `could not start node for the worker sandbox: ${error}\n` });
       if (this.dead) return;
       this.dead = true;
@@ -87,6 +91,9 @@ class Runner {
 
   /** Its pid once the spawner has started it (undefined if it never started). */
   readonly pid: Promise<number | undefined>;
+  /** Resolves once the runner module has loaded (or the process ended): jobs go in after it, so a job's
+   *  CPU time starts there and not with node's own start. */
+  readonly ready: Promise<void>;
 
   kill(): void {
     this.dead = true;
@@ -127,20 +134,21 @@ export class RunnerPool {
               }
               onEvent(e);
             };
-            if (limits?.cpuMs !== undefined)
-              void r.pid.then((pid) => {
-                const from = pid === undefined || over || !r.onEvent ? null : processCpuMs(pid);
-                if (from === null) return;
+            void Promise.all([r.pid, r.ready]).then(([pid]) => {
+              if (over || !r.onEvent) return;
+              const from = limits?.cpuMs === undefined || pid === undefined ? null : processCpuMs(pid);
+              if (from !== null) {
                 poll = setInterval(() => {
                   const now = processCpuMs(pid!);
-                  if (now === null || now - from <= limits.cpuMs!) return;
+                  if (now === null || now - from <= limits!.cpuMs!) return;
                   end();
                   const on = r.onEvent;
                   this.drop(r);
                   on?.({ type: 'limit', clock: 'cpu' });
                 }, CPU_POLL_MS);
-              });
-            r.proc.write(`${JSON.stringify(job)}\n`);
+              }
+              r.proc.write(`${JSON.stringify(job)}\n`);
+            });
           },
           (e: Error) => {
             onEvent({ type: 'out', stream: 'stderr', text: `${e.message}\n` });
@@ -155,6 +163,18 @@ export class RunnerPool {
         if (runner && runner.onEvent) this.drop(runner);
       },
     };
+  }
+
+  /** Start the process of the next run now (SandboxOptions.prestart). */
+  prestart(): void {
+    void runnerBundle().then((code) => {
+      if (!this.closed && !this.idle) {
+        const r = new Runner(code, this.memoryMb, (d) => this.live.delete(d));
+        this.started++;
+        this.live.add(r);
+        this.idle = r;
+      }
+    }, () => undefined);
   }
 
   private take(code: string): Runner {
@@ -182,5 +202,6 @@ export class RunnerPool {
 /** The worker sandbox with its runs in confined node processes (one per sandbox, kept between runs). */
 export async function createNodeWorkerSandbox(files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> {
   const pool = new RunnerPool(options.memoryMb ?? SANDBOX_DEFAULTS.memoryMb);
+  if (options.prestart) pool.prestart();
   return WorkerSandbox.create(files, options, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
 }

@@ -5,6 +5,7 @@
 // host kills it at a time limit and starts a fresh one for the next job. Between jobs the globals a job
 // may replace (console, process, timers) are put back, and every timer a job left is cleared, as a
 // process that exits leaves none. Bundled by esbuild and loaded from stdin: the process reads no file.
+// Its first line out says it is loaded ({"ready":true}).
 // Types only: the process's own globals are Node's, reached through `globalThis` as loosely typed here.
 import type { RunJob, RunnerEvent } from './protocol.ts';
 import { runJob } from './runner.ts';
@@ -86,3 +87,5 @@ proc.stdin.on('data', (chunk) => {
   void drain();
 });
 proc.stdin.on('end', () => proc.exit(0));
+// Loaded: the host starts the first job's CPU clock from here, so node's own start is not counted.
+proc.stdout.write('{"ready":true}\n');
