@@ -19,6 +19,11 @@ import {
 import { CappedText, parseNodeCommand, runTestFiles } from '../runs.ts';
 import type { RunJob, RunnerFactory } from './protocol.ts';
 
+/** The shortest wall-clock limit a run gets where CPU time cannot be measured (a browser): below it, a Worker
+ *  started on a loaded machine, not the code, would decide the verdict (a level-0 run takes 2-36 ms of CPU;
+ *  the `micro` preset's 250 ms limit is CPU time under Node). */
+export const MIN_WALL_LIMIT_MS = 1000;
+
 /** What the host of the runners can do beyond a Worker (the Node host: ../worker-node.node.ts). */
 export interface RunnerHostTraits {
   /** The runners stop a run at its CPU time limit (SandboxOptions.clock 'cpu'); wall time then stops it at 10×. */
@@ -148,7 +153,7 @@ export class WorkerSandbox implements Sandbox {
         port?.terminate();
         this.live.delete(port);
         const limit = Math.round(extra.limitMs ?? timeoutMs);
-        if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : limit} ms was reached]\n`);
+        if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : Math.max(limit, MIN_WALL_LIMIT_MS)} ms was reached]\n`);
         const last = running?.join(' > ');
         const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
         const result: RunResult = {
@@ -162,7 +167,7 @@ export class WorkerSandbox implements Sandbox {
         if (hung !== undefined) result.running = hung;
         resolve(result);
       };
-      const timer = setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : timeoutMs);
+      const timer = setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS));
       try {
         port = this.runners();
         this.live.add(port);

@@ -46,8 +46,8 @@ describe('run presets', () => {
   it('each resolves (its fields agree with each other)', () => {
     for (const [name, p] of Object.entries(RUN_PRESETS)) expect(() => resolveConfig(p.overrides), name).not.toThrow();
   });
-  it("micro-guess is micro with E58's agent and cloning and E59's RFT (docs/learning.md), nothing else", () => {
-    const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
+  it("micro-guess is micro-v1 with E58's agent and cloning and E59's RFT (docs/learning.md), nothing else", () => {
+    const micro = flattenConfig(resolveConfig(RUN_PRESETS['micro-v1']!.overrides));
     const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
     const changed = Object.fromEntries(Object.entries(guess).filter(([k, v]) => micro[k] !== v));
     expect(changed).toEqual({
@@ -60,6 +60,14 @@ describe('run presets', () => {
     const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
     const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
     expect(Object.fromEntries(Object.entries(retry).filter(([k, v]) => guess[k] !== v))).toEqual({ 'agent.retryFixes': true });
+  });
+  it('micro is micro-retry without DAgger, at temperature 1, on the worker sandbox with a 250 ms limit (finding 36), nothing else', () => {
+    const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
+    const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
+    expect(Object.fromEntries(Object.entries(micro).filter(([k, v]) => retry[k] !== v))).toEqual({
+      'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250, 'bc.daggerRounds': 0, 'rft.temperature': 1, 'dapo.temperature': 1, 'eval.temperature': 1,
+    });
+    expect(Object.keys(RUN_PRESETS)[0]).toBe('micro'); // the New run form's and the first screen's preset
   });
 });
 

@@ -9,9 +9,9 @@ import { resolveConfig } from '../../../src/rl/config.ts';
 import { CALIBRATION_RATES, estimateRun, partOf, phaseTotals, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
-// The calibration run's config: the micro preset as it was then (no DAgger, RFT on 256 tasks × 4, 48 held-out tasks).
+// The calibration run's config: the micro preset as it was then (now micro-v1) (no DAgger, RFT on 256 tasks × 4, 48 held-out tasks).
 const CALIBRATION_RUN = { 'bc.daggerRounds': 0, 'rft.tasks': 256, 'rft.samplesPerTask': 4, 'tasks.maxTest': 48 };
-const micro = resolveConfig(RUN_PRESETS.micro!.overrides, CALIBRATION_RUN);
+const micro = resolveConfig(RUN_PRESETS['micro-v1']!.overrides, CALIBRATION_RUN);
 const RATES = CALIBRATION_RATES;
 
 describe('estimateRun', () => {
@@ -24,10 +24,10 @@ describe('estimateRun', () => {
   });
   it('follows the config: fewer phases, more DAPO iterations, a slower device', () => {
     const base = estimateRun(micro, RATES).totalS;
-    expect(estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { ...CALIBRATION_RUN, 'run.phases': 'base' }), RATES).totalS).toBeLessThan(base / 2);
-    expect(estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { ...CALIBRATION_RUN, 'dapo.iterations': 20 }), RATES).totalS).toBeGreaterThan(base * 1.2);
+    expect(estimateRun(resolveConfig(RUN_PRESETS['micro-v1']!.overrides, { ...CALIBRATION_RUN, 'run.phases': 'base' }), RATES).totalS).toBeLessThan(base / 2);
+    expect(estimateRun(resolveConfig(RUN_PRESETS['micro-v1']!.overrides, { ...CALIBRATION_RUN, 'dapo.iterations': 20 }), RATES).totalS).toBeGreaterThan(base * 1.2);
     // DAgger: its roll-ins and the cloning over the aggregate; the preset has two rounds of 512.
-    const dagger = estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides), RATES);
+    const dagger = estimateRun(resolveConfig(RUN_PRESETS['micro-v1']!.overrides), RATES);
     expect(dagger.parts.map((p) => p.name).slice(0, 4)).toEqual(['expert episodes', 'cloning updates', 'DAgger roll-ins', 'evaluation of base']);
     expect(dagger.parts[2]!.seconds).toBeGreaterThan(0);
     expect(dagger.parts[1]!.seconds).toBeGreaterThan(estimateRun(micro, RATES).parts[1]!.seconds * 2);
