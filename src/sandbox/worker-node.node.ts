@@ -84,9 +84,21 @@ class Runner {
       this.dead = true;
       const on = this.onEvent;
       this.onEvent = null;
-      on?.({ type: 'exit', code: code ?? (signal === 'SIGABRT' ? 134 : 1) });
+      // Stopped at its CPU limit: every line it wrote before the kill has been delivered by now (the spawner
+      // relays a process's output before its end), so which tests finished before the limit does not
+      // depend on how fast the relay was.
+      on?.(this.limited ? { type: 'limit', clock: 'cpu' } : { type: 'exit', code: code ?? (signal === 'SIGABRT' ? 134 : 1) });
       onDeath(this);
     };
+  }
+
+  /** Set when it was stopped at a job's CPU limit (its end is then reported as the limit). */
+  private limited = false;
+
+  /** Kill it at a job's CPU limit; the job's end comes once its output is in. */
+  stopAtLimit(): void {
+    this.limited = true;
+    this.proc.kill();
   }
 
   /** Its pid once the spawner has started it (undefined if it never started). */
@@ -126,7 +138,7 @@ export class RunnerPool {
             runner = this.take(code);
             const r = runner;
             r.onEvent = (e) => {
-              if (e.type === 'exit') {
+              if (e.type === 'exit' || e.type === 'limit') {
                 r.onEvent = null;
                 end();
                 if (!over && !r.dead) this.idle ??= r; // free for the next run (a second idle one is not kept)
@@ -142,9 +154,7 @@ export class RunnerPool {
                   const now = processCpuMs(pid!);
                   if (now === null || now - from <= limits!.cpuMs!) return;
                   end();
-                  const on = r.onEvent;
-                  this.drop(r);
-                  on?.({ type: 'limit', clock: 'cpu' });
+                  r.stopAtLimit();
                 }, CPU_POLL_MS);
               }
               r.proc.write(`${JSON.stringify(job)}\n`);

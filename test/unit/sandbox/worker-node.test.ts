@@ -97,6 +97,18 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
     expect(pool.started).toBe(2);
   });
 
+  it('at the CPU limit reports every test that finished before it (six at once, three times)', async () => {
+    // The limit is reported once the killed process's output is in, not when the CPU clock is read: a result
+    // relayed late (a trainer generating holds this event loop) is still counted.
+    const files = { 'test/spin.test.js': `${HEAD}test('fails first', () => assert.equal(1, 2));\ntest('spins', () => { for (;;); });\n` };
+    for (let round = 0; round < 3; round++) {
+      const sbs = await Promise.all(Array.from({ length: 6 }, () => make(files, { timeoutMs: 150 })));
+      const rs = await Promise.all(sbs.map((sb) => sb.runTests(['test/spin.test.js'])));
+      for (const r of rs) expect([r.timedOut, r.tests.map((t) => [t.fullName, t.status]), r.running]).toEqual([true, [['fails first', 'fail']], 'spins']);
+      await Promise.all(sbs.map((sb) => sb.dispose()));
+    }
+  }, 60_000);
+
   it('caps the heap: a hog ends its process with node\'s out-of-memory report, and the next run works', async () => {
     const sb = await make({
       'test/hog.test.js': `${HEAD}it('hogs', () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); });\n`,
