@@ -4,7 +4,7 @@
 // `./webswe train …`. It holds a launcher (sh) and payload.tar.gz: the Node binary this was built with,
 // the CLI bundled into one file by esbuild (the TF.js peer inside it), Dawn's native module for
 // linux-x64 (the `webgpu` package, kept as a package: its loader requires dawn.node by path), the WGSL
-// kernels, the sandbox's test reporter and the bundled task sets. The launcher unpacks the payload
+// kernels, the sandbox's test reporter, spawner and worker runner, and the bundled task sets. The launcher unpacks the payload
 // beside itself on first run. Files sit where the CLI's own relative paths expect them
 // (src/cli/webswe.mjs → ../../kernels/, ../../public/tasks/).
 import { execFileSync } from 'node:child_process';
@@ -30,7 +30,8 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile: join(STAGE, 'src', 'cli', 'webswe.mjs'),
-  external: ['webgpu', 'vite', 'playwright-core'],
+  // esbuild builds the worker sandbox's runner under tsx; here it is prebuilt (worker-runner.js, below).
+  external: ['webgpu', 'vite', 'playwright-core', 'esbuild'],
   loader: { '.wgsl': 'text' },
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
@@ -39,6 +40,11 @@ await build({
 cpSync(join(ROOT, 'kernels'), join(STAGE, 'kernels'), { recursive: true });
 copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src', 'cli', 'node-reporter.mjs'));
 copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src', 'sandbox', 'node-reporter.mjs'));
+// The sandboxes' spawner process and the worker sandbox's runner (one ES module; worker-node.node.ts reads it
+// in place of building it), beside the CLI file whose import.meta.url they resolve against.
+for (const dir of ['cli', 'sandbox']) copyFileSync(join(ROOT, 'src', 'sandbox', 'spawner-host.mjs'), join(STAGE, 'src', dir, 'spawner-host.mjs'));
+const runner = await build({ entryPoints: [join(ROOT, 'src', 'sandbox', 'worker', 'runner.process.ts')], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'warning' });
+for (const dir of ['cli', 'sandbox']) writeFileSync(join(STAGE, 'src', dir, 'worker-runner.js'), runner.outputFiles[0].text);
 cpSync(join(ROOT, 'public', 'tasks'), join(STAGE, 'public', 'tasks'), { recursive: true });
 // Dawn: the package's loader and its linux-x64 module only.
 const W = join(ROOT, 'node_modules', 'webgpu');

@@ -12,6 +12,7 @@
 // runner's shims can change what later runs of the same episode report. Never another episode's (a process
 // per sandbox) and never a reward: grading makes a sandbox of its own, whose first run is in a fresh process,
 // and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './node-run.node.ts';
 import { spawner, type RemoteProcess } from './spawner.node.ts';
@@ -20,14 +21,20 @@ import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker/runner.process.ts', import.meta.url));
+/** The runner prebuilt beside this module (the portable bundle: scripts/bundle-node.mjs writes it). */
+const PREBUILT = fileURLToPath(new URL('./worker-runner.js', import.meta.url));
 const CPU_POLL_MS = 25;
 
-/** runner.process.ts and what it imports, as one ES module (esbuild, once a process), base64. */
+/** runner.process.ts and what it imports, as one ES module (esbuild, once a process; or prebuilt), base64. */
 let bundle: Promise<string> | null = null;
 export function runnerBundle(): Promise<string> {
-  return (bundle ??= import('esbuild')
-    .then((esbuild) => esbuild.build({ entryPoints: [ENTRY], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
-    .then((r) => Buffer.from(r.outputFiles[0]!.text).toString('base64'))
+  const build = () =>
+    import('esbuild')
+      .then((esbuild) => esbuild.build({ entryPoints: [ENTRY], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
+      .then((r) => r.outputFiles[0]!.text);
+  return (bundle ??= readFile(PREBUILT, 'utf8')
+    .catch(build)
+    .then((text) => Buffer.from(text).toString('base64'))
     .catch((e: Error) => {
       bundle = null;
       throw new Error(`could not build the worker sandbox's runner (${ENTRY}): ${e.message}`);

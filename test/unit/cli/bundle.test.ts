@@ -38,6 +38,10 @@ describe('npm run bundle:node', () => {
     const solve = spawnSync(join(there, 'webswe'), ['solve', '--task', join(there, '.unpacked', 'public', 'tasks', 'level0', 'val.jsonl'), '--policy', 'expert', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(solve.status, solve.stderr).toBe(0);
     expect(JSON.parse(solve.stdout)).toMatchObject({ end_reason: 'submitted', reward: { tests: 1 } });
+    // The worker sandbox from its prebuilt runner (no esbuild there), as the micro preset uses it.
+    const worker = spawnSync(join(there, 'webswe'), ['solve', '--task', join(there, '.unpacked', 'public', 'tasks', 'level0', 'val.jsonl'), '--policy', 'expert', '--sandbox', 'worker', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(worker.status, worker.stderr).toBe(0);
+    expect(JSON.parse(worker.stdout)).toMatchObject({ sandbox: 'worker', end_reason: 'submitted', reward: { tests: 1 } });
     // The WASM backend's helper threads start inside the bundle (worker_threads from the one-file CLI),
     // in a training step and in bench kernels' CPU roofline beside the WGSL kernels.
     const step = spawnSync(join(there, 'webswe'), ['bench', 'train', '--preset', 'micro', '--backend', 'wasm,fast-cpu', '--rows', '1', '--tokens', '64', '--steps', '1', '--json'], { env, encoding: 'utf8', timeout: 300_000 });

@@ -20,7 +20,7 @@ const SET = [
 describe('webswe export', () => {
   it("writes every stored episode of a run as ATIF or SFT JSONL", () => {
     const run = join(mkdtempSync(join(tmpdir(), 'webswe-export-')), 'run');
-    const t = webswe('train', '--out', run, ...SET);
+    const t = webswe('train', '--preset', 'micro-v1', '--out', run, ...SET);
     expect(t.status, t.stderr).toBe(0);
     const stored = readdirSync(join(run, 'trajectories')).reduce((a, f) => a + readFileSync(join(run, 'trajectories', f), 'utf8').trim().split('\n').length, 0);
     expect(stored).toBe(3 + 2); // three expert episodes, two evaluation samples

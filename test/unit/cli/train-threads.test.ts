@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
-// micro (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning, one small DAgger round
+// micro-v1 (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning, one small DAgger round
 // (generation against the KV cache), then evaluation.
 const SET = [
   'model.preset=micro', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
@@ -18,7 +18,7 @@ const SET = [
 ].flatMap((s) => ['--set', s]);
 
 const train = (out: string, threads: string) =>
-  spawnSync(process.execPath, [BIN, 'train', '--backend', 'wasm', '--threads', threads, '--seed', '3', '--out', out, ...SET], { encoding: 'utf8' });
+  spawnSync(process.execPath, [BIN, 'train', '--preset', 'micro-v1', '--backend', 'wasm', '--threads', threads, '--seed', '3', '--out', out, ...SET], { encoding: 'utf8' });
 const metrics = (dir: string) =>
   readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => {
     const { phase, step, values } = JSON.parse(l) as { phase: string; step: number; values: Record<string, unknown> };
