@@ -111,6 +111,8 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
   });
 
   it('starts a micro run from the form with the keyboard and shows metrics as they arrive', async () => {
+    // micro-v1: behaviour cloning without copy drills (micro's drills are hundreds of steps; SETTINGS' one is asserted).
+    await page.getByLabel('Preset', { exact: true }).selectOption('micro-v1');
     await page.getByLabel('dapo.groupSize', { exact: true }).fill('2');
     for (const [path, v] of Object.entries(SETTINGS)) {
       const field = page.getByLabel(path, { exact: true });

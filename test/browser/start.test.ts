@@ -49,7 +49,7 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
     // The whole run's time left, once its pace is known: said as such, and steady from one reading to the next.
     const runLeft = async () => Number(await page.getAttribute('#run-eta', 'data-run-seconds'));
     await page.waitForFunction(() => Number(document.querySelector('#run-eta')?.getAttribute('data-run-seconds')) > 0, undefined, { timeout: 120_000 });
-    expect(await page.textContent('#run-eta')).toMatch(/^About \d+ min( \d+ s)? left in the run/);
+    expect(await page.textContent('#run-eta')).toMatch(/^About (\d+ h )?\d+ min( \d+ s)? left in the run/);
     const first = await runLeft();
     await page.waitForTimeout(8000);
     const second = await runLeft();

@@ -223,6 +223,8 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
     await page.reload();
     await page.waitForSelector('#new-run');
     await page.evaluate(installStandIn, REPORTER_MARK);
+    // micro-v1: behaviour cloning without micro's copy drills (hundreds of steps), as SETTINGS sizes the run.
+    await page.getByLabel('Preset', { exact: true }).selectOption('micro-v1');
     for (const [path, v] of Object.entries(SETTINGS)) {
       const field = page.getByLabel(path, { exact: true });
       if (typeof v === 'boolean') await field.setChecked(v);
