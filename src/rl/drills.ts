@@ -39,7 +39,7 @@ export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string,
     const candidates = listed.filter((x) => nameable(x) && view.observation.includes(x));
     return candidates.length ? [{ t, ids: t.tokens!.ids.slice(0, obs.end), eot: t.tokens!.ids[act.end - 1]!, candidates }] : [];
   });
-  if (!usable.length) throw new Error('copy drills: no expert episode opens with a view of a file that has an operator or number to name');
+  if (!usable.length) throw new Error(`copy drills: none of the ${ts.length} expert episodes opens with a view of a file that has an operator or number to name; set bc.copyDrills=0, or train on level-0/1 tasks (tasks.difficulty=token) whose views show their candidates`);
   const order = rng.shuffle(usable.map((_, i) => i));
   return Array.from({ length: count }, (_, i) => {
     const u = usable[order[i % order.length]!]!;

@@ -78,5 +78,8 @@ describe('copy drills', () => {
       expect(y, x).toBe(fixesFor(x!)[0]);
     }
     expect(fixed.some((d) => /sub \d+ /.test(tokenizer.decode(d.ids.slice(d.mask.indexOf(1), -1))))).toBe(true); // numbers too
+    // Episodes whose first turn is no view (here: the view's turn cut off) give no drill: the error names the fix.
+    const noView = ts.map((t) => ({ ...t, turns: t.turns.slice(1) }));
+    expect(() => copyDrills(noView, byId, tokenizer, 4, 7)).toThrow(/none of the 3 expert episodes opens with a view.*set bc\.copyDrills=0/);
   });
 });
