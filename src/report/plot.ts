@@ -120,7 +120,9 @@ export function plotRun(rows: readonly MetricRecord[], title: string): string {
       for (const q of s.points) {
         if (q.err) out.push(`<line x1="${X(q.x).toFixed(1)}" x2="${X(q.x).toFixed(1)}" y1="${Y(q.y - q.err).toFixed(1)}" y2="${Y(q.y + q.err).toFixed(1)}" stroke="${s.color}" stroke-width="1.5"/>`);
         out.push(`<circle cx="${X(q.x).toFixed(1)}" cy="${Y(q.y).toFixed(1)}" r="${s.dots ? 4 : 2.2}" fill="${s.color}"/>`);
-        if (q.label) out.push(`<text x="${(X(q.x) + 6).toFixed(1)}" y="${(Y(q.y) - 6).toFixed(1)}" fill="${s.color}">${esc(q.label)} ${fmt(q.y, p.percent)}</text>`);
+        // A label near the plot's right edge goes to the point's left, clear of the legend.
+        const left = X(q.x) > W - MR - 80;
+        if (q.label) out.push(`<text x="${(X(q.x) + (left ? -6 : 6)).toFixed(1)}" y="${(Y(q.y) - 6).toFixed(1)}"${left ? ' text-anchor="end"' : ''} fill="${s.color}">${esc(q.label)} ${fmt(q.y, p.percent)}</text>`);
       }
       out.push(`<line x1="${W - MR + 10}" x2="${W - MR + 24}" y1="${top + 12 + 16 * j}" y2="${top + 12 + 16 * j}" stroke="${s.color}" stroke-width="3"/>`, `<text x="${W - MR + 28}" y="${top + 16 + 16 * j}">${esc(s.name)}</text>`);
     });
