@@ -5,6 +5,10 @@
 // run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
 // then refuses the Worker script now and then: net::ERR_BLOCKED_BY_RESPONSE). A Worker that still
 // fails before its job starts is replaced, after a pause, and the job sent again.
+// At most MAX_LIVE runner Workers run jobs at once; later jobs wait in a queue (the host is told with
+// 'queued' and 'started' events, and its wall-time limit runs from 'started'). Without the cap, an
+// evaluation's 64 episodes started 64+ Workers at once, and the tab crashed now and then ("Page crashed"
+// with no error: a Worker is a V8 isolate of its own, and the renderer's memory swung 0.4-2.5 GB).
 import runnerUrl from './worker/runner.worker.ts?worker&url';
 import { createWorkerSandboxWith } from './worker/sandbox.ts';
 import type { RunJob, RunnerEvent, RunnerFactory } from './worker/protocol.ts';
@@ -43,6 +47,34 @@ function spawn(url: string): Spawned {
   return s;
 }
 
+/** Runner Workers running jobs at once: one per core, 2 to 8 (a job is 2-36 ms of CPU; more at once only
+ *  adds isolates). The spare Worker waiting for the next job is not counted. */
+export const MAX_LIVE = Math.max(2, Math.min(8, (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 4));
+
+let live = 0;
+const waiting: Array<() => void> = [];
+/** Resolves when a slot is free (at once when one is); the caller must call the returned release once. */
+function slot(): Promise<() => void> | (() => void) {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    live--;
+    const next = waiting.shift();
+    if (next) next();
+  };
+  if (live < MAX_LIVE) {
+    live++;
+    return release;
+  }
+  return new Promise((resolve) =>
+    waiting.push(() => {
+      live++;
+      resolve(release);
+    }),
+  );
+}
+
 let spare: Spawned | null = null;
 /** The spare Worker (unless it failed to load), with a new spare spawned behind it. */
 function take(url: string): Spawned {
@@ -55,10 +87,21 @@ function take(url: string): Spawned {
   return s;
 }
 
-/** A runner Worker per run. */
+/** A runner Worker per run, at most MAX_LIVE at once. */
 export const workerRunners: RunnerFactory = () => {
   let current: Spawned | null = null;
   let over = false;
+  let release: (() => void) | null = null;
+  const begin = async (job: RunJob, onEvent: (e: RunnerEvent) => void): Promise<void> => {
+    const got = slot();
+    if (got instanceof Promise) {
+      onEvent({ type: 'queued' });
+      release = await got;
+    } else release = got;
+    if (over) return release();
+    onEvent({ type: 'started' });
+    await run(job, onEvent, 1);
+  };
   const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {
     const s = take(await runnerScript());
     if (over) return s.worker.terminate();
@@ -72,21 +115,25 @@ export const workerRunners: RunnerFactory = () => {
         return;
       }
       onEvent({ type: 'out', stream: 'stderr', text: `the worker sandbox's runner failed${started ? '' : ` (${attempt} Workers in a row)`}: ${message}\n` });
+      release?.();
       onEvent({ type: 'exit', code: 1 });
     };
     s.onFail = fail;
     s.worker.onmessage = (e: MessageEvent<RunnerEvent>) => {
       started = true;
-      if (!over && current === s) onEvent(e.data);
+      if (over || current !== s) return;
+      if (e.data.type === 'exit') release?.();
+      onEvent(e.data);
     };
     if (s.failed !== undefined) return fail(s.failed);
     s.worker.postMessage(job);
   };
   return {
-    start: (job, onEvent) => void run(job, onEvent, 1),
+    start: (job, onEvent) => void begin(job, onEvent),
     terminate() {
       over = true;
       current?.worker.terminate();
+      release?.();
     },
   };
 };

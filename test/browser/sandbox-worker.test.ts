@@ -146,6 +146,59 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
     }
   });
 
+  it('runs at most one runner Worker per core at once; a queued run\'s time limit starts when its Worker does', async () => {
+    // Counts the runner Workers alive in a fresh page (constructed, not yet terminated).
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const w = window as any;
+      w.__runners = { live: 0, peak: 0 };
+      const Base = w.Worker;
+      w.Worker = class extends Base {
+        counted: boolean;
+        constructor(url: string, opts?: { name?: string }) {
+          super(url, opts);
+          this.counted = opts?.name === 'webswe-sandbox-runner';
+          if (this.counted) w.__runners.peak = Math.max(w.__runners.peak, ++w.__runners.live);
+        }
+        terminate() {
+          if (this.counted) w.__runners.live--;
+          this.counted = false;
+          super.terminate();
+        }
+      };
+    });
+    try {
+      const fresh = await context.newPage();
+      await fresh.goto(inject('baseUrl'));
+      await fresh.waitForFunction(() => (window as any).webswe?.sandboxes);
+      const r = await fresh.evaluate(async (files) => {
+        const w = window as any;
+        const cap = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 4));
+        // 2 × cap busy loops (each ended at 1.5 s) first, then 2 × cap quick runs queued behind them:
+        // those wait ≥ 1.5 s for a Worker, longer than their own 1.5 s limit.
+        const one = async (file: string) => {
+          const sb = await w.webswe.sandboxes.worker(files, { timeoutMs: 1500 });
+          try {
+            const out = await sb.runTests([file]);
+            return { n: out.tests.length, timedOut: out.timedOut };
+          } finally {
+            await sb.dispose();
+          }
+        };
+        const loops = Array.from({ length: 2 * cap }, () => one('test/loop.test.js'));
+        const quick = Array.from({ length: 2 * cap }, () => one('test/add.test.js'));
+        return { cap, loops: await Promise.all(loops), quick: await Promise.all(quick), peak: w.__runners.peak };
+      }, files);
+      expect(r.loops.every((l) => l.timedOut)).toBe(true);
+      expect(r.quick).toEqual(Array.from({ length: 2 * r.cap }, () => ({ n: 9, timedOut: false })));
+      // The running ones and the spare spawned ahead for the next job.
+      expect(r.peak).toBeLessThanOrEqual(r.cap + 1);
+      expect(r.peak).toBeGreaterThanOrEqual(Math.min(r.cap, 2));
+    } finally {
+      await context.close();
+    }
+  });
+
   it('runs `node FILE ARGS`, `node -e`, `node --test` and selected names; edits files; diffs', async () => {
     const out = await run(
       `const sb = await sandboxes.worker(arg);

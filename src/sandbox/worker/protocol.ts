@@ -18,6 +18,10 @@ export type RunnerEvent =
   | { type: 'result'; path: string[]; status: TestStatus; message?: string; ms: number }
   /** The run is over: what `node` would have exited with. */
   | { type: 'exit'; code: number }
+  /** The job waits for a free runner (a host that caps its runners); its time limit is paused until 'started'. */
+  | { type: 'queued' }
+  /** The queued job got its runner: the time limit runs from here. */
+  | { type: 'started' }
   /** The host stopped the run at its CPU time limit (a runner that can measure it: RunnerLimits). */
   | { type: 'limit'; clock: 'cpu' };
 

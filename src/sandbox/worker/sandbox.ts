@@ -135,7 +135,7 @@ export class WorkerSandbox implements Sandbox {
   /** One runner for `node ARGS`: events in, the result out; terminated at the limit. */
   private run(argv: string[], timeoutMs: number, extra: { file?: string; limitMs?: number; namePattern?: string } = {}): Promise<RunResult> {
     if (this.disposed) throw new Error('this sandbox was disposed');
-    const started = performance.now();
+    let started = performance.now();
     const out = new CappedText(this.opts.outputLimit);
     const tests: TestResult[] = [];
     let running: string[] | undefined;
@@ -167,13 +167,20 @@ export class WorkerSandbox implements Sandbox {
         if (hung !== undefined) result.running = hung;
         resolve(result);
       };
-      const timer = setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS));
+      const arm = () => setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS));
+      let timer = arm();
       try {
         port = this.runners();
         this.live.add(port);
         port.start(job, (e) => {
           if (settled) return;
-          if (e.type === 'limit') finish(null, true, true);
+          if (e.type === 'queued') clearTimeout(timer);
+          else if (e.type === 'started') {
+            // Waiting for a runner is not the code's time: the limit and the duration run from here.
+            clearTimeout(timer);
+            timer = arm();
+            started = performance.now();
+          } else if (e.type === 'limit') finish(null, true, true);
           else if (e.type === 'out') out.push(e.text);
           else if (e.type === 'running') {
             sawTests = true;
