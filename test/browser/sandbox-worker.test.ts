@@ -32,7 +32,9 @@ describe('add', () => {
 });
 it('top level', () => { console.log('from a test', { a: [1, 2] }); });
 `,
-  'test/loop.test.js': `${HEAD}describe('loop', () => {\n  it('first', () => {});\n  it('spins', () => { while (true) {} });\n  it('never', () => {});\n});\n`,
+  'test/loop.test.js': `${HEAD}describe('loop', () => {\n  it('first', () => {});\n  it('spins', () => { const a = []; while (true) a.push([a.length]); });\n  it('never', () => {});\n});\n`,
+  // Busy without a loop (catastrophic backtracking): only the time limit ends it.
+  'test/regex.test.js': `${HEAD}describe('regex', () => {\n  it('first', () => {});\n  it('spins', () => { /^(a+)+$/.test('a'.repeat(64) + 'b'); });\n  it('never', () => {});\n});\n`,
   'test/crash.test.js': `${HEAD}it('x', () => {});\nthrow new Error('top-level boom');\n`,
   'test/syntax.test.js': `${HEAD}it('x', () => {});\nconst y = ;\n`,
   'test/missing.test.js': `${HEAD}import { nothere } from '../src/none.js';\nit('x', () => {});\n`,
@@ -93,14 +95,20 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
     expect(w.output).toBe(n.output);
   });
 
-  it('ends a busy loop at the time limit with Worker.terminate() and names the running test', async () => {
-    const w: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/loop.test.js"], { timeoutMs: 5000 }); } finally { await sb.dispose(); }', files);
+  it('ends a busy test at the time limit with Worker.terminate() and names the running test', async () => {
+    const w: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/regex.test.js"], { timeoutMs: 5000 }); } finally { await sb.dispose(); }', files);
     expect(w.timedOut).toBe(true);
     expect(w.exitCode).toBeNull();
-    expect(w.tests.map((t) => t.fullName)).toEqual(['loop > first']);
-    expect(w.running).toBe('loop > spins');
+    expect(w.tests.map((t) => t.fullName)).toEqual(['regex > first']);
+    expect(w.running).toBe('regex > spins');
     expect(w.output).toMatch(/killed: the time limit of 5000 ms was reached/);
-    expect(w.output).toContain('⧗ loop > spins (still running at the time limit)');
+    expect(w.output).toContain('⧗ regex > spins (still running at the time limit)');
+    // A runaway loop that allocates stops at the loop budget, long before the time limit and the tab's memory.
+    const t0 = Date.now();
+    const l: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/loop.test.js"], { timeoutMs: 60000 }); } finally { await sb.dispose(); }', files);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect([l.timedOut, l.exitCode, l.running, l.tests.map((t) => t.fullName)]).toEqual([true, null, 'loop > spins', ['loop > first']]);
+    expect(l.output).toContain('[killed: the loop limit of 2000000 iterations was reached (the time limit where CPU time cannot be measured)]');
     // The page is still responsive and the next run works.
     const again: RunResult = await run('const sb = await sandboxes.worker(arg); try { return await sb.runTests(["test/add.test.js"]); } finally { await sb.dispose(); }', files);
     expect(again.tests.length).toBe(9);
@@ -174,7 +182,7 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
       const r = await fresh.evaluate(async (files) => {
         const w = window as any;
         const cap = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 4));
-        // 2 × cap busy loops (each ended at 1.5 s) first, then 2 × cap quick runs queued behind them:
+        // 2 × cap busy runs (each ended at 1.5 s) first, then 2 × cap quick runs queued behind them:
         // those wait ≥ 1.5 s for a Worker, longer than their own 1.5 s limit.
         const one = async (file: string) => {
           const sb = await w.webswe.sandboxes.worker(files, { timeoutMs: 1500 });
@@ -185,7 +193,7 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
             await sb.dispose();
           }
         };
-        const loops = Array.from({ length: 2 * cap }, () => one('test/loop.test.js'));
+        const loops = Array.from({ length: 2 * cap }, () => one('test/regex.test.js'));
         const quick = Array.from({ length: 2 * cap }, () => one('test/add.test.js'));
         return { cap, loops: await Promise.all(loops), quick: await Promise.all(quick), peak: w.__runners.peak };
       }, files);

@@ -40,7 +40,12 @@ export interface LoaderOptions {
   builtins: Record<string, string>;
   /** The global the rewritten `import(x)` calls: (fromPath, specifier) → module namespace. */
   importHook: string;
+  /** A global function called at the start of every loop iteration (for, for-in, for-of, while,
+   *  do-while) in the repository's modules: the runner counts iterations with it (RunJob.loopBudget). */
+  loopGuard?: string;
 }
+
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
@@ -145,7 +150,22 @@ export class ModuleLoader {
         edits.push({ start: n.start, end: src.start, text: `globalThis[${JSON.stringify(this.o.importHook)}](${JSON.stringify(path)}, ` });
       });
     }
-    edits.sort((a, b) => b.start - a.start);
+    if (this.o.loopGuard !== undefined) {
+      // `GUARD();` first in each loop body; a body that is one statement is wrapped in braces. Same
+      // lines; columns shift only after an insertion on its line.
+      const call = `globalThis[${JSON.stringify(this.o.loopGuard)}]();`;
+      full(ast, (n) => {
+        if (!LOOPS.has(n.type)) return;
+        const body = (n as unknown as { body: Node }).body;
+        if (body.type === 'BlockStatement') edits.push({ start: body.start + 1, end: body.start + 1, text: call });
+        else {
+          edits.push({ start: body.start, end: body.start, text: `{${call}` });
+          edits.push({ start: body.end, end: body.end, text: '}' });
+        }
+      });
+    }
+    // Applied from the end; at one position a replacement (import( → the hook) before an insertion.
+    edits.sort((a, b) => b.start - a.start || b.end - a.end);
     let out = source;
     for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
     return out;

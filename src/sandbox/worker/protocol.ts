@@ -9,6 +9,11 @@ export interface RunJob {
   argv: string[];
   /** Node 20's --test-name-pattern (a RegExp source): a test runs when its or a suite's name matches. */
   namePattern?: string;
+  /** Where CPU time cannot be measured (a browser's Worker): loop iterations allowed in the whole run,
+   *  counted at each iteration's start; past it the run stops ('limit', clock 'loops'). A runaway loop
+   *  that allocates would otherwise grow its Worker's heap until the time limit, and a V8 out-of-memory
+   *  in any Worker ends the whole tab. */
+  loopBudget?: number;
 }
 
 export type RunnerEvent =
@@ -23,7 +28,7 @@ export type RunnerEvent =
   /** The queued job got its runner: the time limit runs from here. */
   | { type: 'started' }
   /** The host stopped the run at its CPU time limit (a runner that can measure it: RunnerLimits). */
-  | { type: 'limit'; clock: 'cpu' };
+  | { type: 'limit'; clock: 'cpu' | 'loops' };
 
 /** Limits a runner may enforce itself (the Node host measures its process's CPU time; a Worker cannot). */
 export interface RunnerLimits {

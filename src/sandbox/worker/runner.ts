@@ -30,11 +30,19 @@ type G = Record<string, unknown> & Timers;
 
 const SHIMS = '__webswe_shims__';
 const IMPORT_HOOK = '__webswe_import__';
+const LOOP_GUARD = '__webswe_loop__';
 /** The version `process.version` reports: the Node line the node sandbox runs on. */
 const NODE_VERSION = 'v20.0.0-webswe';
 
 class ExitSignal {
   constructor(readonly code: number) {}
+}
+
+/** Thrown by the loop guard past the budget (again at every later iteration, should the code catch it). */
+class LoopLimit extends Error {
+  constructor(budget: number) {
+    super(`the worker sandbox's loop limit of ${budget} iterations was reached`);
+  }
 }
 
 /** Run one job; resolves after the 'exit' event was posted. */
@@ -158,7 +166,22 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
   builtins['node:test'] = shim('test', Object.keys(harness.api()));
   builtins['node:assert'] = builtins.assert = shim('assert', Object.keys(asserts.legacy));
   builtins['node:assert/strict'] = builtins['assert/strict'] = shim('strict', Object.keys(asserts.strict));
-  loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK });
+  const budget = job.loopBudget;
+  if (budget !== undefined) {
+    let n = 0;
+    Object.defineProperty(globalThis, LOOP_GUARD, {
+      configurable: true,
+      value: () => {
+        if (++n <= budget) return;
+        if (n === budget + 1) {
+          post({ type: 'limit', clock: 'loops' });
+          stop.harness?.stop();
+        }
+        throw new LoopLimit(budget);
+      },
+    });
+  }
+  loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK, ...(budget !== undefined ? { loopGuard: LOOP_GUARD } : {}) });
   const ld = loader;
   (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => import(/* @vite-ignore */ ld.resolve(String(spec), from));
   setCallSiteSource((url, line, column) => ld.callExpressionAt(url, line, column));

@@ -24,10 +24,18 @@ import type { RunJob, RunnerFactory } from './protocol.ts';
  *  the `micro` preset's 250 ms limit is CPU time under Node). */
 export const MIN_WALL_LIMIT_MS = 1000;
 
+/** Loop iterations a run may take where CPU time cannot be measured (RunJob.loopBudget): far above what a
+ *  bundled task's tests take (the most, measured over every bundled task's base and fixed runs, is in
+ *  docs/architecture.md "Worker sandbox"), and low enough that a runaway loop which allocates at each
+ *  iteration stops at tens of MB, not at the wall limit's GBs (a V8 out-of-memory in a Worker crashes the tab). */
+export const LOOP_BUDGET = 2_000_000;
+
 /** What the host of the runners can do beyond a Worker (the Node host: ../worker-node.node.ts). */
 export interface RunnerHostTraits {
   /** The runners stop a run at its CPU time limit (SandboxOptions.clock 'cpu'); wall time then stops it at 10×. */
   cpuClock?: boolean;
+  /** Iterations RunJob.loopBudget allows where there is no CPU clock (default LOOP_BUDGET). */
+  loopBudget?: number;
   /** Runs of one sandbox share a process: only a sandbox's first run is known untouched by earlier runs. */
   sharedProcess?: boolean;
   /** Called once at dispose (the Node host ends its processes). */
@@ -140,20 +148,30 @@ export class WorkerSandbox implements Sandbox {
     const tests: TestResult[] = [];
     let running: string[] | undefined;
     let sawTests = false;
-    const job: RunJob = { files: Object.fromEntries(this.files), argv, ...(extra.namePattern !== undefined ? { namePattern: extra.namePattern } : {}) };
     // The CPU clock (the Node host): the runner stops the run at timeoutMs of CPU time, wall time at 10× it.
     const cpu = this.opts.clock === 'cpu' && this.traits.cpuClock === true;
+    const job: RunJob = { files: Object.fromEntries(this.files), argv, ...(extra.namePattern !== undefined ? { namePattern: extra.namePattern } : {}) };
+    // Without a CPU clock (a browser) a loop budget stops runaway loops before they allocate the tab to death.
+    if (this.traits.cpuClock !== true) job.loopBudget = this.traits.loopBudget ?? LOOP_BUDGET;
     return new Promise((resolve, reject) => {
       let port: ReturnType<RunnerFactory>;
       let settled = false;
-      const finish = (code: number | null, timedOut: boolean, cpuOver = false) => {
+      const finish = (code: number | null, timedOut: boolean, over?: 'cpu' | 'loops') => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         port?.terminate();
         this.live.delete(port);
         const limit = Math.round(extra.limitMs ?? timeoutMs);
-        if (timedOut) out.push(cpuOver ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n` : `\n[killed: the time limit of ${cpu ? 10 * limit : Math.max(limit, MIN_WALL_LIMIT_MS)} ms was reached]\n`);
+        if (timedOut) {
+          out.push(
+            over === 'cpu'
+              ? `\n[killed: the CPU time limit of ${limit} ms was reached]\n`
+              : over === 'loops'
+                ? `\n[killed: the loop limit of ${job.loopBudget} iterations was reached (the time limit where CPU time cannot be measured)]\n`
+                : `\n[killed: the time limit of ${cpu ? 10 * limit : Math.max(limit, MIN_WALL_LIMIT_MS)} ms was reached]\n`,
+          );
+        }
         const last = running?.join(' > ');
         const hung = timedOut && last !== undefined && !tests.some((t) => t.fullName === last) ? last : undefined;
         const result: RunResult = {
@@ -180,7 +198,7 @@ export class WorkerSandbox implements Sandbox {
             clearTimeout(timer);
             timer = arm();
             started = performance.now();
-          } else if (e.type === 'limit') finish(null, true, true);
+          } else if (e.type === 'limit') finish(null, true, e.clock);
           else if (e.type === 'out') out.push(e.text);
           else if (e.type === 'running') {
             sawTests = true;

@@ -8,7 +8,7 @@ import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import { ModuleLoader, resolveRelative } from '../../../src/sandbox/worker/loader.ts';
 import type { RunnerFactory } from '../../../src/sandbox/worker/protocol.ts';
 import { runJob } from '../../../src/sandbox/worker/runner.ts';
-import { createWorkerSandboxWith } from '../../../src/sandbox/worker/sandbox.ts';
+import { createWorkerSandboxWith, WorkerSandbox } from '../../../src/sandbox/worker/sandbox.ts';
 import { CommandError, PathError, type FileMap, type RunResult, type Sandbox } from '../../../src/sandbox/types.ts';
 
 let nonce = 0;
@@ -188,5 +188,76 @@ describe('worker sandbox loader', () => {
     expect(mod.code.split('\n').length).toBe(src.split('\n').length);
     expect(mod.code).toMatch(/^import \{ helper \} from "data:/);
     expect(loader.callExpressionAt(url, 3, 2)).toBe('check(\n    helper(1) > 2\n  )');
+  });
+
+  it('puts a loop guard first in every loop body (braces round a one-statement body), lines kept', async () => {
+    const src = [
+      'export function f(n) {',
+      '  let s = 0, k = 0;',
+      '  for (let i = 0; i < n; i++) s += i;',
+      '  for (const x of [1, 2]) { s += x; }',
+      '  for (const key in { a: 1 }) s += key.length;',
+      '  while (k < 3) k++;',
+      '  do k--; while (k > 1);',
+      "  outer: for (;;) { for (;;) break outer; }",
+      "  if (s > 0) for (;;) break; else s = -1;",
+      "  while (false) import('./g.js');",
+      '  return s + k;',
+      '}',
+      '',
+    ].join('\n');
+    const loader = new ModuleLoader({ files: { 'src/f.js': src, 'src/g.js': '' }, makeUrl: dataUrl, builtins: {}, importHook: 'hook', loopGuard: 'guard' });
+    const mod = loader.moduleAt(loader.urlFor('src/f.js'))!;
+    expect(mod.code.split('\n').length).toBe(src.split('\n').length);
+    expect(mod.code.match(/globalThis\["guard"\]\(\);/g)!.length).toBe(9);
+    expect(mod.code).toContain('for (let i = 0; i < n; i++) {globalThis["guard"]();s += i;}');
+    expect(mod.code).toContain('while (false) {globalThis["guard"]();globalThis["hook"]("src/f.js", \'./g.js\');}');
+    let calls = 0;
+    (globalThis as Record<string, unknown>).guard = () => void calls++;
+    try {
+      const { f } = (await import(/* @vite-ignore */ mod.url)) as { f: (n: number) => number };
+      expect(f(4)).toBe(6 + 3 + 1 + 1); // the code runs as before: s = 10, k = 1
+      expect(calls).toBe(4 + 2 + 1 + 3 + 2 + 2 + 1);
+    } finally {
+      delete (globalThis as Record<string, unknown>).guard;
+    }
+  });
+});
+
+describe('worker sandbox loop budget (where CPU time cannot be measured)', () => {
+  const loops: FileMap = {
+    'package.json': '{ "type": "module" }\n',
+    'test/loop.test.js': `${HEAD}describe('loop', () => {
+  it('first', () => { let s = 0; for (let i = 0; i < 500; i++) s += i; assert.equal(s, 124750); });
+  it('grows', () => { const a = []; while (true) { try { a.push([a.length]); } catch {} } });
+  it('never', () => {});
+});
+`,
+    'test/ok.test.js': `${HEAD}it('loops 900 times', () => { let n = 0; for (let i = 0; i < 900; i++) n++; assert.equal(n, 900); });\n`,
+  };
+  it('stops a runaway loop at the budget, names the running test and keeps the results before it', async () => {
+    const sb = await WorkerSandbox.create(loops, { timeoutMs: 60_000 }, inProcess, { loopBudget: 1000 });
+    try {
+      const r = await sb.runTests(['test/loop.test.js']);
+      expect(r.timedOut).toBe(true);
+      expect(r.exitCode).toBeNull();
+      expect(r.tests.map((t) => [t.fullName, t.status])).toEqual([['loop > first', 'pass']]);
+      expect(r.running).toBe('loop > grows');
+      expect(r.output).toContain('[killed: the loop limit of 1000 iterations was reached (the time limit where CPU time cannot be measured)]');
+      // The budget is per run: a run under it passes.
+      const ok = await sb.runTests(['test/ok.test.js']);
+      expect([ok.timedOut, ok.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
+    } finally {
+      await sb.dispose();
+    }
+  });
+  it('is off where the host measures CPU time (the node host)', async () => {
+    const sb = await WorkerSandbox.create(loops, { timeoutMs: 60_000 }, inProcess, { cpuClock: true, loopBudget: 100 });
+    try {
+      const ok = await sb.runTests(['test/ok.test.js']);
+      expect([ok.timedOut, ok.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
+    } finally {
+      await sb.dispose();
+    }
   });
 });
