@@ -37,7 +37,7 @@ try {
   const minutes = () => ((Date.now() - t0) / 60_000).toFixed(1);
   // What the page shows: the evaluation table's rows, the progress line and the run's status.
   const read = () => page.evaluate(() => ({
-    evals: [...document.querySelectorAll('#run-results tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')).filter((r) => r.length === 3),
+    evals: [...document.querySelectorAll('#run-results tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')).filter((r) => r.length >= 3),
     progress: document.querySelector('#progress-text')?.textContent ?? '',
     status: document.querySelector('#run-status')?.getAttribute('data-status') ?? '',
   }));

@@ -108,3 +108,14 @@ export function drawnSegments(xs: readonly number[], ys: readonly (number | null
   }
   return out;
 }
+
+/** A y-axis tick in at most six characters (the axis is 48 px wide): 20,000 → "20k", 0.0002 → "2e-4",
+ *  0.25 → "0.25". uPlot's own labels ran past the axis's left edge ("0,000") or rounded KL's ~1e-4 ticks to "0". */
+export function axisLabel(v: number): string {
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  if (a >= 1e6) return `${+(v / 1e6).toPrecision(2)}M`;
+  if (a >= 1e3) return `${+(v / 1e3).toPrecision(a >= 1e4 ? 3 : 2)}k`;
+  if (a < 0.01) return v.toExponential(0);
+  return String(+v.toPrecision(3));
+}

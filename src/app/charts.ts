@@ -5,7 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricRecord } from '../store/types.ts';
-import { boundaryGaps, CHARTS, family, phaseBands, seriesValues, xAxis, type ChartSpec } from './chart-data.ts';
+import { axisLabel, boundaryGaps, CHARTS, family, phaseBands, seriesValues, xAxis, type ChartSpec } from './chart-data.ts';
 
 export { CHARTS };
 import { el, num } from './dom.ts';
@@ -122,7 +122,7 @@ export class RunCharts {
         legend: { show: true, live: false },
         cursor: { show: true, drag: { x: false, y: false } },
         scales: { x: { time: false, range: (_u, _min, max) => [0, max && max > 0 ? max : 1] }, y: { range: spec.fraction ? [0, 1] : yRange } },
-        axes: [{ label: 'minutes since the run started', size: 34, labelSize: 14 }, { size: 48 }],
+        axes: [{ label: 'minutes since the run started', size: 34, labelSize: 14 }, { size: 48, values: (_u, splits) => splits.map(axisLabel) }],
         // spanGaps off so that the refiner decides: it breaks lines at phase boundaries only.
         series: [{ label: 'x' }, ...spec.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length]!, width: 1.5, spanGaps: false, gaps: phaseGaps((k) => this.gaps.get(spec.id)?.[k - 1] ?? []), points: { show: true, size: 4 } }))],
         plugins: [bandPlugin(() => this.bands)],

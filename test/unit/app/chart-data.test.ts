@@ -3,7 +3,7 @@
 // no drawn segment joins two phases, the expert's row feeds only the expert's series, x is wall time
 // in minutes, and the phases are bands that tile the run, each ending at its evaluation.
 import { describe, expect, it } from 'vitest';
-import { boundaryGaps, CHARTS, drawnSegments, family, phaseBands, seriesValues, xAxis } from '../../../src/app/chart-data.ts';
+import { axisLabel, boundaryGaps, CHARTS, drawnSegments, family, phaseBands, seriesValues, xAxis } from '../../../src/app/chart-data.ts';
 import type { MetricRecord } from '../../../src/store/types.ts';
 
 const row = (phase: string, step: number, values: Record<string, number>, elapsed: number): MetricRecord => ({ phase, step, values, timing: { elapsed_s: elapsed } });
@@ -72,5 +72,12 @@ describe('run chart data', () => {
     // Rows without wall time (older runs): the row number, named as such.
     const old = ROWS.map(({ timing: _t, ...r }) => r as MetricRecord);
     expect(xAxis(old)).toEqual({ xs: ROWS.map((_, i) => i), label: 'metrics row' });
+  });
+});
+
+describe('y-axis labels', () => {
+  it('fit six characters: thousands as k, tiny values in exponent form, the rest to three digits', () => {
+    expect([0, 20000, 2500, 150000, 3.2e6, 0.0002, -0.0005, 0.25, 1, 0.5, 7.5, 400, -2].map(axisLabel)).toEqual(['0', '20k', '2.5k', '150k', '3.2M', '2e-4', '-5e-4', '0.25', '1', '0.5', '7.5', '400', '-2']);
+    for (const v of [123456, 0.000123, 0.0123, 99999, 999.9]) expect(axisLabel(v).length).toBeLessThanOrEqual(6);
   });
 });
