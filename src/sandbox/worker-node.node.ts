@@ -18,7 +18,7 @@ import { processCpuMs } from './node-run.node.ts';
 import { spawner, type RemoteProcess } from './spawner.node.ts';
 import { SANDBOX_DEFAULTS, type FileMap, type Sandbox, type SandboxOptions } from './types.ts';
 import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
-import { LOOP_BUDGET, WorkerSandbox } from './worker/sandbox.ts';
+import { WorkerSandbox } from './worker/sandbox.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker/runner.process.ts', import.meta.url));
 /** The runner prebuilt beside this module (the portable bundle: scripts/bundle-node.mjs writes it). */
@@ -148,8 +148,6 @@ export class RunnerPool {
               if (e.type === 'exit' || e.type === 'limit') {
                 r.onEvent = null;
                 end();
-                // A run stopped at its loop budget is still running (the guard throws at every iteration): it goes.
-                if (e.type === 'limit' && !r.dead) this.drop(r);
                 if (!over && !r.dead) this.idle ??= r; // free for the next run (a second idle one is not kept)
                 if (!r.dead && this.idle !== r) this.drop(r);
               }
@@ -222,5 +220,5 @@ export class RunnerPool {
 export async function createNodeWorkerSandbox(files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> {
   const pool = new RunnerPool(options.memoryMb ?? SANDBOX_DEFAULTS.memoryMb);
   if (options.prestart) pool.prestart();
-  return WorkerSandbox.create(files, options, () => pool.port(), { cpuClock: true, loopBudget: LOOP_BUDGET, sharedProcess: true, close: () => pool.close() });
+  return WorkerSandbox.create(files, options, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
 }

@@ -34,7 +34,7 @@ export const LOOP_BUDGET = 2_000_000;
 export interface RunnerHostTraits {
   /** The runners stop a run at its CPU time limit (SandboxOptions.clock 'cpu'); wall time then stops it at 10×. */
   cpuClock?: boolean;
-  /** Iterations RunJob.loopBudget allows: where there is no CPU clock (default LOOP_BUDGET), or where set. */
+  /** Iterations RunJob.loopBudget allows where there is no CPU clock (default LOOP_BUDGET). */
   loopBudget?: number;
   /** Runs of one sandbox share a process: only a sandbox's first run is known untouched by earlier runs. */
   sharedProcess?: boolean;
@@ -151,9 +151,8 @@ export class WorkerSandbox implements Sandbox {
     // The CPU clock (the Node host): the runner stops the run at timeoutMs of CPU time, wall time at 10× it.
     const cpu = this.opts.clock === 'cpu' && this.traits.cpuClock === true;
     const job: RunJob = { files: Object.fromEntries(this.files), argv, ...(extra.namePattern !== undefined ? { namePattern: extra.namePattern } : {}) };
-    // Without a CPU clock (a browser) a loop budget stops runaway loops before they allocate the tab to death;
-    // a host with one may ask for it too (the Node host does, so a run stops where it would in the browser).
-    if (this.traits.cpuClock !== true || this.traits.loopBudget !== undefined) job.loopBudget = this.traits.loopBudget ?? LOOP_BUDGET;
+    // Without a CPU clock (a browser) a loop budget stops runaway loops before they allocate the tab to death.
+    if (this.traits.cpuClock !== true) job.loopBudget = this.traits.loopBudget ?? LOOP_BUDGET;
     return new Promise((resolve, reject) => {
       let port: ReturnType<RunnerFactory>;
       let settled = false;

@@ -79,7 +79,7 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
   it('stops a busy loop at its CPU limit (a sleeper outlives it), and the next run gets a new process', async () => {
     const pool = new RunnerPool(256);
     const sb = await WorkerSandbox.create({
-      'test/spin.test.js': `${HEAD}test('first', () => {});\ntest('spins', () => { /^(a+)+$/.test('a'.repeat(64) + 'b'); });\n`,
+      'test/spin.test.js': `${HEAD}test('first', () => {});\ntest('spins', () => { for (;;); });\n`,
       'test/sleep.test.js': `${HEAD}test('sleeps', async () => { await new Promise((r) => setTimeout(r, 700)); });\n`,
       'test/ok.test.js': `${HEAD}test('ok', () => {});\n`,
     }, { clock: 'cpu', timeoutMs: 400 }, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
@@ -100,7 +100,7 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
   it('at the CPU limit reports every test that finished before it (six at once, three times)', async () => {
     // The limit is reported once the killed process's output is in, not when the CPU clock is read: a result
     // relayed late (a trainer generating holds this event loop) is still counted.
-    const files = { 'test/spin.test.js': `${HEAD}test('fails first', () => assert.equal(1, 2));\ntest('spins', () => { /^(a+)+$/.test('a'.repeat(64) + 'b'); });\n` };
+    const files = { 'test/spin.test.js': `${HEAD}test('fails first', () => assert.equal(1, 2));\ntest('spins', () => { for (;;); });\n` };
     for (let round = 0; round < 3; round++) {
       const sbs = await Promise.all(Array.from({ length: 6 }, () => make(files, { timeoutMs: 150 })));
       const rs = await Promise.all(sbs.map((sb) => sb.runTests(['test/spin.test.js'])));
@@ -108,21 +108,6 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
       await Promise.all(sbs.map((sb) => sb.dispose()));
     }
   }, 60_000);
-
-  it('stops a runaway loop at the loop budget, as the browser does, and replaces its process', async () => {
-    const pool = new RunnerPool(256);
-    const sb = await WorkerSandbox.create({
-      'test/grow.test.js': `${HEAD}test('first', () => {});\ntest('grows', () => { const a = []; for (;;) { try { a.push([a.length]); } catch {} } });\n`,
-      'test/ok.test.js': `${HEAD}test('ok', () => { let n = 0; for (let i = 0; i < 900; i++) n++; assert.equal(n, 900); });\n`,
-    }, { clock: 'cpu', timeoutMs: 60_000 }, () => pool.port(), { cpuClock: true, loopBudget: 1000, sharedProcess: true, close: () => pool.close() });
-    open.push(sb);
-    const grown = await sb.runTests(['test/grow.test.js']);
-    expect([grown.timedOut, grown.exitCode, grown.running, grown.tests.map((t) => t.fullName)]).toEqual([true, null, 'grows', ['first']]);
-    expect(grown.output).toContain('[killed: the loop limit of 1000 iterations was reached (the time limit where CPU time cannot be measured)]');
-    const ok = await sb.runTests(['test/ok.test.js']);
-    expect(ok.tests.map((t) => t.status)).toEqual(['pass']);
-    expect(pool.started).toBe(2);
-  });
 
   it('caps the heap: a hog ends its process with node\'s out-of-memory report, and the next run works', async () => {
     const sb = await make({

@@ -251,17 +251,13 @@ describe('worker sandbox loop budget (where CPU time cannot be measured)', () =>
       await sb.dispose();
     }
   });
-  it('where the host measures CPU time, holds only when the host asks for it', async () => {
-    const off = await WorkerSandbox.create(loops, { timeoutMs: 60_000 }, inProcess, { cpuClock: true });
-    const on = await WorkerSandbox.create(loops, { timeoutMs: 60_000 }, inProcess, { cpuClock: true, loopBudget: 100 });
+  it('is off where the host measures CPU time (the node host)', async () => {
+    const sb = await WorkerSandbox.create(loops, { timeoutMs: 60_000 }, inProcess, { cpuClock: true, loopBudget: 100 });
     try {
-      const ok = await off.runTests(['test/ok.test.js']);
+      const ok = await sb.runTests(['test/ok.test.js']);
       expect([ok.timedOut, ok.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
-      const stopped = await on.runTests(['test/ok.test.js']);
-      expect([stopped.timedOut, stopped.running]).toEqual([true, 'loops 900 times']);
     } finally {
-      await off.dispose();
-      await on.dispose();
+      await sb.dispose();
     }
   });
 });
