@@ -6,9 +6,9 @@
 // then refuses the Worker script now and then: net::ERR_BLOCKED_BY_RESPONSE). A Worker that still
 // fails before its job starts is replaced, after a pause, and the job sent again.
 // At most MAX_LIVE runner Workers run jobs at once; later jobs wait in a queue (the host is told with
-// 'queued' and 'started' events, and its wall-time limit runs from 'started'). Without the cap, an
-// evaluation's 64 episodes started 64+ Workers at once, and the tab crashed now and then ("Page crashed"
-// with no error: a Worker is a V8 isolate of its own, and the renderer's memory swung 0.4-2.5 GB).
+// 'queued' and 'started' events, and its wall-time limit runs from 'started'): an evaluation's 64
+// episodes otherwise start 64+ Workers, each a V8 isolate of its own. (What crashed the tab was not
+// their number but a runaway loop's allocations: RunJob.loopBudget.)
 import runnerUrl from './worker/runner.worker.ts?worker&url';
 import { createWorkerSandboxWith } from './worker/sandbox.ts';
 import type { RunJob, RunnerEvent, RunnerFactory } from './worker/protocol.ts';
@@ -97,9 +97,9 @@ export const workerRunners: RunnerFactory = () => {
     if (got instanceof Promise) {
       onEvent({ type: 'queued' });
       release = await got;
+      if (over) return release();
+      onEvent({ type: 'started' });
     } else release = got;
-    if (over) return release();
-    onEvent({ type: 'started' });
     await run(job, onEvent, 1);
   };
   const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {

@@ -27,7 +27,8 @@ export type RunnerEvent =
   | { type: 'queued' }
   /** The queued job got its runner: the time limit runs from here. */
   | { type: 'started' }
-  /** The host stopped the run at its CPU time limit (a runner that can measure it: RunnerLimits). */
+  /** The run was stopped at its CPU time limit (a host that can measure it: RunnerLimits) or, where it
+   *  cannot, at its loop budget (RunJob.loopBudget). */
   | { type: 'limit'; clock: 'cpu' | 'loops' };
 
 /** Limits a runner may enforce itself (the Node host measures its process's CPU time; a Worker cannot). */

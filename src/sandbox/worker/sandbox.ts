@@ -24,10 +24,10 @@ import type { RunJob, RunnerFactory } from './protocol.ts';
  *  the `micro` preset's 250 ms limit is CPU time under Node). */
 export const MIN_WALL_LIMIT_MS = 1000;
 
-/** Loop iterations a run may take where CPU time cannot be measured (RunJob.loopBudget): far above what a
- *  bundled task's tests take (the most, measured over every bundled task's base and fixed runs, is in
- *  docs/architecture.md "Worker sandbox"), and low enough that a runaway loop which allocates at each
- *  iteration stops at tens of MB, not at the wall limit's GBs (a V8 out-of-memory in a Worker crashes the tab). */
+/** Loop iterations a run may take where CPU time cannot be measured (RunJob.loopBudget): every bundled
+ *  task's base and fixed runs pass at a tenth of it (200,000; docs/architecture.md "Sandboxes"), and a runaway
+ *  loop that allocates at each iteration stops at tens of MB, not at the wall limit's GBs (a V8
+ *  out-of-memory in a Worker crashes the tab). */
 export const LOOP_BUDGET = 2_000_000;
 
 /** What the host of the runners can do beyond a Worker (the Node host: ../worker-node.node.ts). */
