@@ -47,7 +47,9 @@ want run || { printf '\nreport: %s\n' "$report"; exit 0; }
 # GPU memory every 5 s while it runs: a pool or cache that grows shows here before the device refuses.
 mem="$run.mem"; mkdir -p "$(dirname "$run")"
 nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -l 5 >"$mem" 2>/dev/null & sampler=$!
-step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set bc.episodes=64 --set rft.tasks=8 --set dapo.iterations=1 --set tasks.maxTest=4 --set eval.samples=2
+# REPORT_RUN_SET (space-separated key=value) replaces the run's sizes, e.g. to fit a shorter lease.
+set -- ${REPORT_RUN_SET:-bc.episodes=64 rft.tasks=8 dapo.iterations=1 tasks.maxTest=4 eval.samples=2}
+step 'A short tiny run on WebGPU' "$W" train --preset tiny --backend webgpu --out "$run" --set "$@"
 kill "$sampler" 2>/dev/null
 # The trainer's own count per phase (live buffers' peak, the pool at its end): beside nvidia-smi's total.
 [ -f "$run/metrics.jsonl" ] && { printf '\nWebGPU buffers per phase (metrics.jsonl, gpu_peak_mib / gpu_pooled_mib / gpu_evicted_mib):\n\n```\n'; grep -h '"phase":"eval-' "$run/metrics.jsonl"; printf '```\n'; } >>"$report"
