@@ -139,6 +139,11 @@ export class RunnerPool {
     const end = () => clearInterval(poll);
     return {
       start: (job: RunJob, onEvent: (e: RunnerEvent) => void, limits?: { cpuMs?: number }) => {
+        // The job's time limits run from when its code can start ('started', below), not from the node
+        // start before it: 32 gradings at once start 32 processes, and on two cores busy generating the
+        // last of them took over 2.5 s (10× a 250 ms CPU limit) to boot, so that finished runs were
+        // reported as killed.
+        onEvent({ type: 'queued' });
         void runnerBundle().then(
           (code) => {
             if (over || this.closed) return;
@@ -164,6 +169,7 @@ export class RunnerPool {
                   r.stopAtLimit();
                 }, CPU_POLL_MS);
               }
+              onEvent({ type: 'started' });
               r.proc.write(`${JSON.stringify(job)}\n`);
             });
           },

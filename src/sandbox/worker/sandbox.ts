@@ -24,6 +24,10 @@ import type { RunJob, RunnerFactory } from './protocol.ts';
  *  the `micro` preset's 250 ms limit is CPU time under Node). */
 export const MIN_WALL_LIMIT_MS = 1000;
 
+/** Under a CPU clock (the Node host), how long a run may wait for its runner process to start before it is
+ *  reported as killed: a backstop for a process that never boots, not a limit on the code. */
+export const RUNNER_START_LIMIT_MS = 30_000;
+
 /** Loop iterations a run may take where CPU time cannot be measured (RunJob.loopBudget): every bundled
  *  task's base and fixed runs pass at a tenth of it (200,000; docs/architecture.md "Sandboxes"), and a runaway
  *  loop that allocates at each iteration stops at tens of MB, not at the wall limit's GBs (a V8
@@ -185,15 +189,23 @@ export class WorkerSandbox implements Sandbox {
         if (hung !== undefined) result.running = hung;
         resolve(result);
       };
-      const arm = () => setTimeout(() => finish(null, true), cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS));
+      // The wall limit. When it fires, one more turn of the event loop goes by before the run is called
+      // timed out: a runner's end that arrived while this thread was busy (generating for other episodes)
+      // is then read first, instead of a finished run being reported as killed.
+      const arm = (ms = cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS)) => setTimeout(() => setTimeout(() => finish(null, true), 0), ms);
       let timer = arm();
       try {
         port = this.runners();
         this.live.add(port);
         port.start(job, (e) => {
           if (settled) return;
-          if (e.type === 'queued') clearTimeout(timer);
-          else if (e.type === 'started') {
+          if (e.type === 'queued') {
+            // Waiting for a runner (a capped browser host's queue, or a Node host's process starting) is not
+            // the code's time. Under a CPU clock a runner that never starts is still stopped, far above any
+            // start seen (a node start under load takes a second or two).
+            clearTimeout(timer);
+            if (cpu) timer = arm(RUNNER_START_LIMIT_MS);
+          } else if (e.type === 'started') {
             // Waiting for a runner is not the code's time: the limit and the duration run from here.
             clearTimeout(timer);
             timer = arm();
