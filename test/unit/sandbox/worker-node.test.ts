@@ -3,7 +3,7 @@
 // between runs and replaced after a run it had to stop (CPU limit, heap cap); confinement (no file, no
 // child process, a bare environment, even for code that reaches Node's own modules past the shims); the
 // next run untouched by a timer or a global an earlier run left; one process per sandbox; the run cache
-// keeping only a sandbox's first run.
+// keeping only a sandbox's first run; a wall limit that counts the code's time, not a loaded machine's.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatRun } from '../../../src/agent/tools.ts';
@@ -130,6 +130,47 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
     expect(left.exitCode).toBe(0);
     const after = await sb.runTests(['test/after.test.js']);
     expect(after.tests.map((t) => [t.fullName, t.status, t.message])).toEqual([['sees no timer of it', 'pass', undefined]]);
+  });
+});
+
+/** Holds this thread for `ms` (generation for other episodes does, for seconds on a loaded machine). */
+const hold = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+describe('worker sandbox under node: the wall limit counts the code, not the machine', () => {
+  // A run's wall limit (10x its CPU limit) once started at the run's call, so a node start slowed by load
+  // (32 gradings at once on two busy cores) killed runs that had not begun; and when the thread was held
+  // past the limit, the timer fired before an end already delivered. Both flipped finished runs to killed.
+  const OK = { 'test/ok.test.js': `${HEAD}test('ok', () => {});\n`, 'test/busy.test.js': `${HEAD}test('busy', () => { const end = Date.now() + 30; while (Date.now() < end); });\n` };
+
+  it('a run whose process starts while this thread is held past the wall limit still runs its tests', async () => {
+    const pool = new RunnerPool(256);
+    const sb = await WorkerSandbox.create(OK, { clock: 'cpu', timeoutMs: 50 }, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+    open.push(sb);
+    const run = sb.runTests(['test/ok.test.js']);
+    hold(1000); // 2x the 500 ms wall limit, before node has even been started
+    const r = await run;
+    expect([r.timedOut, r.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
+    expect(r.durationMs).toBeLessThan(1000); // from its start, not from the call
+  });
+
+  it('an end delivered while this thread is held past the wall limit wins over the limit', async () => {
+    const pool = new RunnerPool(256);
+    const held = () => {
+      const port = pool.port();
+      return {
+        ...port,
+        // Hold the thread when the test starts: its end (30 ms later) waits in the pipe behind the limit.
+        start: (job: Parameters<typeof port.start>[0], on: Parameters<typeof port.start>[1], limits?: { cpuMs?: number }) =>
+          port.start(job, (e) => (on(e), e.type === 'running' && hold(1500)), limits),
+      };
+    };
+    const sb = await WorkerSandbox.create(OK, { clock: 'cpu', timeoutMs: 100 }, held, { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+    open.push(sb);
+    const r = await sb.runTests(['test/busy.test.js']);
+    expect([r.timedOut, r.tests.map((t) => t.status)]).toEqual([false, ['pass']]);
   });
 });
 
