@@ -121,9 +121,14 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
     const killGroup = () => child.kill();
     const cpu = spec.clock === 'cpu' && CPU_CLOCK;
     let cpuOver = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
+    // The wall limit. When it fires, one more turn of the event loop goes by first, so that an end delivered
+    // while this thread was busy (generating for other episodes) is read before the run is called killed.
+    let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
+      timer = setTimeout(() => {
+        if (child.closed) return;
+        timedOut = true;
+        killGroup();
+      }, 0);
     }, cpu ? 10 * spec.timeoutMs : spec.timeoutMs);
     // The CPU clock: poll the process's user + system time (the sandbox forbids it child processes).
     let poll: ReturnType<typeof setInterval> | undefined;
