@@ -25,8 +25,9 @@ import type { RunJob, RunnerFactory } from './protocol.ts';
 export const MIN_WALL_LIMIT_MS = 1000;
 
 /** Under a CPU clock (the Node host), how long a run may wait for its runner process to start before it is
- *  reported as killed: a backstop for a process that never boots, not a limit on the code. */
-export const RUNNER_START_LIMIT_MS = 30_000;
+ *  reported as killed: a backstop for a process that never boots, not a limit on the code (below the episode
+ *  loop's own guard, abandonAfterMs: 10× the limit + 30 s). */
+export const RUNNER_START_LIMIT_MS = 20_000;
 
 /** Loop iterations a run may take where CPU time cannot be measured (RunJob.loopBudget): every bundled
  *  task's base and fixed runs pass at a tenth of it (200,000; docs/architecture.md "Sandboxes"), and a runaway
