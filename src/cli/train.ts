@@ -14,6 +14,7 @@ import { RUN_PRESETS } from '../rl/presets.ts';
 import { phaseGains } from '../rl/gains.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
+import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
@@ -244,7 +245,10 @@ export function registerTrain(program: Command): void {
         });
         const bar = progressReporter();
         const t0 = performance.now();
-        const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox: sandboxFactory(cfg.agent.sandbox), train: [], test: tasks }, { progress: (p) => bar.update(p) }), 'eval');
+        // The sandbox as a run's evaluation has it (agent.cacheTests: a repository state already run is answered
+        // from the cache, grading an unchanged repo included), so that a phase evaluated again here runs the same way.
+        const sandbox = cfg.agent.cacheTests ? cachedFactory(sandboxFactory(cfg.agent.sandbox), new RunCache()) : sandboxFactory(cfg.agent.sandbox);
+        const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox, train: [], test: tasks }, { progress: (p) => bar.update(p) }), 'eval');
         bar.stop();
         const row = { phase: 'eval', ...ev.stats, wall_s: (performance.now() - t0) / 1000 };
         if (o.json) printJson({ phases: [row], model: o.model, tasks: o.tasks });

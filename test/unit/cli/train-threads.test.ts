@@ -1,6 +1,7 @@
 // `webswe train --backend wasm --threads N`: the WASM backend's results do not depend on the thread
 // count (work is split by output blocks; no sum is split across threads), so a seeded run on 1 and
-// on 2 threads writes the same metrics and the same weights, bit for bit; a bad --threads refuses.
+// on 2 threads writes the same metrics and the same weights, bit for bit, and `webswe eval` of them reads the
+// same numbers on either; a bad --threads refuses.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,16 @@ describe('webswe train on the wasm backend: 1 thread and 2 threads', () => {
     expect(m.some((r) => r.phase === 'base' && 'loss' in r.values)).toBe(true);
     expect(metrics(join(root, 'two'))).toEqual(m);
     expect(readFileSync(join(root, 'two', 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(root, 'one', 'weights', 'base', 'model.safetensors')));
+    // `webswe eval` of the phase's weights, twice and on another thread count: the same episodes and numbers.
+    const evalRun = (threads: string) => {
+      const r = spawnSync(process.execPath, [BIN, 'eval', '--model', join(root, 'one', 'weights', 'base'), '--tasks', 'test/fixtures/agent/mutations.jsonl', '--max', '2', '--samples', '2', '--backend', 'wasm', '--threads', threads, '--json'], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const { phases } = JSON.parse(r.stdout) as { phases: Record<string, unknown>[] };
+      return Object.fromEntries(Object.entries(phases[0]!).filter(([k]) => k !== 'wall_s'));
+    };
+    const first = evalRun('1');
+    expect(first.tasks).toBe(2);
+    expect(evalRun('2')).toEqual(first);
   }, 600_000);
 
   it('refuses a bad --threads, and --threads with another backend, in one line', () => {
