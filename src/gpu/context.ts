@@ -44,6 +44,18 @@ const pipelinesByDevice = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>
 /** The smallest binding limit a context accepts. */
 export const MIN_BINDING_LIMIT = 256;
 
+/**
+ * The pool's size classes: below 64 KiB a multiple of 256 bytes; above, 2^k · (1 + j/8) for j = 0…7, so a
+ * buffer is at most 1/8 larger than asked. Exact sizes made the pool a churn: prefill and training sizes follow
+ * each episode's length, so a released buffer was rarely asked for again — on an H200 a one-minute tiny run
+ * destroyed 35 GB of pooled buffers while its live peak was 1.9 GB (docs/gpu-h200.md, second report).
+ */
+export function sizeClass(bytes: number): number {
+  if (bytes <= 65536) return Math.ceil(bytes / 256) * 256;
+  const step = 2 ** (Math.floor(Math.log2(bytes)) - 3);
+  return Math.ceil(bytes / step) * step;
+}
+
 export class GpuContext {
   readonly limits: GPUSupportedLimits;
   /** Largest storage buffer this context creates: min(maxStorageBufferBindingSize, maxBufferSize,
@@ -114,14 +126,19 @@ export class GpuContext {
   /**
    * A labelled storage buffer; refuses sizes beyond the device limit (storage buffers: beyond the
    * binding limit, since they are bound whole) before asking the driver.
-   * Reuses a released buffer of the same size and usage when there is one, zero-filled like a new
-   * buffer (unless `zero` is false: the caller overwrites it all). Released buffers join the pool
+   * Sizes are rounded up to a size class (sizeClass: at most 1/8 more), and a released buffer of the
+   * same class and usage is reused when there is one, zero-filled like a new buffer (unless `zero` is
+   * false: the caller overwrites what it uses). A buffer may so be larger than asked: every op reads and
+   * binds the bytes it needs, never `buf.size` (no kernel uses arrayLength). Released buffers join the pool
    * only once the commands that may read them are submitted (see release), so a queue.writeBuffer
    * into a reused buffer can never overtake those reads.
    */
   buffer(label: string, bytes: number, usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, zero = true): GPUBuffer {
     this.checkAlive();
-    const size = Math.max(16, Math.ceil(bytes / 4) * 4);
+    const exact = Math.max(16, Math.ceil(bytes / 4) * 4);
+    // A size class, unless rounding up would pass a limit the exact size is within (then the exact size).
+    const rounded = sizeClass(exact);
+    const size = rounded <= this.limits.maxBufferSize && (!(usage & GPUBufferUsage.STORAGE) || rounded <= this.bindingLimit) ? rounded : exact;
     const pooled = this.pool.get(`${size}|${usage}`)?.pop();
     if (pooled) {
       this.poolOrder.delete(pooled);
@@ -211,8 +228,9 @@ export class GpuContext {
     this.commandEncoder().clearBuffer(buf, offset, size);
   }
 
-  /** Copy `bytes` from a buffer back to the CPU (flushes pending work first). */
-  async read(buf: GPUBuffer, bytes = buf.size, offset = 0): Promise<ArrayBuffer> {
+  /** Copy `bytes` from a buffer back to the CPU (flushes pending work first). The count is required: a
+   *  buffer can be larger than was asked for it (its size class). */
+  async read(buf: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
     this.checkAlive();
     const staging = this.device.createBuffer({ label: `${buf.label}/readback`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.commandEncoder().copyBufferToBuffer(buf, offset, staging, 0, bytes);

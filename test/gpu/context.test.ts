@@ -4,7 +4,7 @@
 // stays within its budget when sizes change from call to call.
 import { describe, expect } from 'vitest';
 import { nodeContext } from '../../src/gpu/adapter.node.ts';
-import { GpuContext } from '../../src/gpu/context.ts';
+import { GpuContext, sizeClass } from '../../src/gpu/context.ts';
 import { GpuDeviceLostError, GpuOutOfMemoryError, KernelCompileError } from '../../src/gpu/errors.ts';
 import { kernelSource, overrideKernelSource } from '../../src/gpu/kernels.ts';
 import { MATMUL } from '../../src/ops/matmul.ts';
@@ -77,7 +77,7 @@ describe('GpuContext', () => {
     const data = Float32Array.from({ length: sizes.at(-1)! / 4 }, (_, i) => i * 0.5);
     const again = ctx.upload('again', data);
     expect(ctx.pooledBytes).toBe(pooledBefore - again.size);
-    expect(new Float32Array(await ctx.read(again))).toEqual(data);
+    expect(new Float32Array(await ctx.read(again, data.byteLength))).toEqual(data);
     ctx.release(again);
     // A working set larger than the limit is pooled whole: the budget is the live high-water mark.
     const big = [0, 1, 2].map((i) => ctx.buffer(`big${i}`, 96 * 1024));
@@ -87,6 +87,34 @@ describe('GpuContext', () => {
     expect(ctx.pooledBytes).toBeLessThanOrEqual(3 * 96 * 1024 + 16 * 1024 + limit);
     await ctx.trimPool();
     expect(ctx.pooledBytes).toBe(0);
+  });
+
+  gpuIt('sizes of one class share pooled buffers: lengths that change every call reuse instead of churning', async () => {
+    // Size classes: multiples of 256 below 64 KiB, eight per power of two above it (at most 1/8 larger).
+    expect([16, 300, 65536, 65540, 98304, 100_000, 131_076].map(sizeClass)).toEqual([256, 512, 65536, 73728, 98304, 106496, 147456]);
+    for (let b = 4; b < 1 << 26; b = Math.ceil(b * 1.37)) {
+      const c = sizeClass(b);
+      expect(c).toBeGreaterThanOrEqual(b);
+      if (b > 65536) expect(c / b).toBeLessThanOrEqual(1.125);
+    }
+    const shared = await sharedContext();
+    const ctx = new GpuContext(shared.device, shared.adapter, { poolLimit: 0 });
+    // 40 prefill-like sizes between 100,000 and 105,928 bytes, one live at a time: one class, so after the
+    // first every buffer comes from the pool and nothing is destroyed (exact sizes: 39 new buffers and
+    // ~3.9 MB destroyed).
+    for (let i = 0; i < 40; i++) {
+      const bytes = 100_000 + 152 * i;
+      const data = Float32Array.from({ length: bytes / 4 }, (_, j) => i + j);
+      const b = ctx.upload(`prefill${i}`, data);
+      expect(b.size).toBe(106496);
+      if (i % 13 === 0) expect(new Float32Array(await ctx.read(b, bytes))).toEqual(data);
+      ctx.clear(b); // work that touches it: released buffers are pooled at the submit of such work
+      ctx.release(b);
+      await ctx.flush();
+    }
+    expect(ctx.evictedBytes).toBe(0);
+    expect(ctx.pooledBytes).toBe(106496);
+    await ctx.trimPool();
   });
 
   gpuIt('caches pipelines by kernel and override constants', async () => {
