@@ -1,7 +1,7 @@
 // Run presets: named override layers over the config defaults (config.ts), resolved as
 // defaults ← preset ← --set. `micro` is the CPU-only run whose RL steps are measurable (docs/learning.md
-// finding 36, E82-E84: held-out pass@1 rises base → RFT → DAPO in three seeds of three, 22-27 minutes on two
-// cores; RFT's step above its bar in two seeds, DAPO's in none); the
+// finding 36; with the sandbox fix of finding 37, E90-E91: held-out pass@1 rises base → RFT → DAPO, 23-25
+// minutes on two cores; seed 1 clears the bar at both steps, seed 2 at RFT's only); the
 // earlier CPU recipes stay as they were measured: `micro-v1` (the first micro: six turns, no guessing),
 // `micro-guess` and `micro-retry` (guess and check; a stronger base, RL steps below their bars). `tiny` is
 // the in-browser default on a laptop GPU; `qwen-coder-lora` is the paper's setting in small: a pretrained
