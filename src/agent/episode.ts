@@ -18,6 +18,7 @@ import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type Tokenize
 import type { Timeline } from './timeline.ts';
 import { runTool, truncateText, type TestReport, type ToolResult } from './tools.ts';
 import type { EndReason, FinalTests, Trajectory, TurnRecord } from './trajectory.ts';
+import { deadline } from '../deadline.ts';
 
 export interface EpisodeOptions {
   /** T_max. */
@@ -118,16 +119,15 @@ interface Live {
   tried: { old: string; new: string }[];
 }
 
-/** `p`, or `fallback()` once `ms` have passed (p keeps running; its result is then ignored). */
-/** `p`, or `fallback()` once `ms` have passed without it. When the timer fires, one more turn of the
- *  event loop goes by first, so that a result whose I/O completed while the loop was busy still wins. */
+/** `p`, or `fallback()` once `ms` have passed without it (p keeps running; its result is then ignored).
+ *  A result whose I/O completed while the loop was busy still wins (../deadline.ts). */
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: () => T): Promise<T> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    const timer = setTimeout(() => setTimeout(() => settled || resolve(fallback()), 0), ms);
+    const cancel = deadline(ms, () => settled || resolve(fallback()));
     p.then(
-      (v) => ((settled = true), clearTimeout(timer), resolve(v)),
-      (e: unknown) => ((settled = true), clearTimeout(timer), reject(e)),
+      (v) => ((settled = true), cancel(), resolve(v)),
+      (e: unknown) => ((settled = true), cancel(), reject(e)),
     );
   });
 }

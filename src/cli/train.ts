@@ -5,7 +5,7 @@ import { readFile, writeFile as writeJsonText } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { openPolicyModel, phaseContext } from '../rl/session.ts';
+import { openPolicyModel, phaseContext, runSandbox } from '../rl/session.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
 import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
@@ -14,7 +14,6 @@ import { RUN_PRESETS } from '../rl/presets.ts';
 import { phaseGains } from '../rl/gains.ts';
 import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
-import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
@@ -245,9 +244,8 @@ export function registerTrain(program: Command): void {
         });
         const bar = progressReporter();
         const t0 = performance.now();
-        // The sandbox as a run's evaluation has it (agent.cacheTests: a repository state already run is answered
-        // from the cache, grading an unchanged repo included), so that a phase evaluated again here runs the same way.
-        const sandbox = cfg.agent.cacheTests ? cachedFactory(sandboxFactory(cfg.agent.sandbox), new RunCache()) : sandboxFactory(cfg.agent.sandbox);
+        // The sandbox as a run's evaluation has it (runSandbox: agent.cacheTests), so a phase evaluated again runs the same way.
+        const sandbox = runSandbox(cfg, sandboxFactory(cfg.agent.sandbox));
         const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox, train: [], test: tasks }, { progress: (p) => bar.update(p) }), 'eval');
         bar.stop();
         const row = { phase: 'eval', ...ev.stats, wall_s: (performance.now() - t0) / 1000 };

@@ -9,6 +9,7 @@ import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
+import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { RunConfig } from './config.ts';
@@ -38,6 +39,13 @@ export async function openPolicyModel<T extends Tensor>(be: Backend<T>, loaded: 
   const values = await loaded.weights.readModel(loaded.config);
   await loaded.close?.();
   return { ...text, model: new Transformer(be, loaded.config, uploadParams(be, loaded.config, values)) };
+}
+
+/** The sandboxes a run's episodes and gradings use: `create`'s, answered from one run cache when
+ *  agent.cacheTests (a repository state already run is not run again). The trainer and `webswe eval` both
+ *  take theirs from here, so a phase evaluated again runs as it did in its run. */
+export function runSandbox(cfg: RunConfig, create: SandboxFactory): SandboxFactory {
+  return cfg.agent.cacheTests ? cachedFactory(create, new RunCache()) : create;
 }
 
 /** The phase context of a config, a policy model and a sandbox; `extra` replaces any part (the trainer

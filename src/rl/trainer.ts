@@ -17,7 +17,6 @@ import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
-import { cachedFactory, RunCache } from '../sandbox/run-cache.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
@@ -25,7 +24,7 @@ import type { Task } from '../tasks/schema.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { gainText, phaseGains } from './gains.ts';
-import { phaseContext } from './session.ts';
+import { phaseContext, runSandbox } from './session.ts';
 import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts } from './phases.ts';
 
 export interface PhaseRow {
@@ -159,7 +158,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   const stop = () => env.events?.shouldStop?.() ?? false;
   /** Who plays the episodes now, for the turn events: expert, rft, dapo or eval-<phase>. */
   let playing = 'expert';
-  const sandbox = cfg.agent.cacheTests ? cachedFactory(env.sandbox, new RunCache()) : env.sandbox;
+  const sandbox = runSandbox(cfg, env.sandbox);
   const ctx: PhaseContext<T> = phaseContext(cfg, env.be, { model, tokenizer, stopIds }, {
     sandbox, train: env.train, test: env.test,
     episodes: {

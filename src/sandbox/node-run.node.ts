@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CappedText } from './runs.ts';
 import { spawner } from './spawner.node.ts';
+import { deadline } from '../deadline.ts';
 import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
 
 /** The reporter module; the confined process is allowed to read this one file outside the repo. */
@@ -121,15 +122,13 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
     const killGroup = () => child.kill();
     const cpu = spec.clock === 'cpu' && CPU_CLOCK;
     let cpuOver = false;
-    // The wall limit. When it fires, one more turn of the event loop goes by first, so that an end delivered
-    // while this thread was busy (generating for other episodes) is read before the run is called killed.
-    let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
-      timer = setTimeout(() => {
-        if (child.closed) return;
-        timedOut = true;
-        killGroup();
-      }, 0);
-    }, cpu ? 10 * spec.timeoutMs : spec.timeoutMs);
+    // The wall limit (../deadline.ts): an end delivered while this thread was busy (generating for other
+    // episodes) is read before the run is called killed.
+    const disarm = deadline(cpu ? 10 * spec.timeoutMs : spec.timeoutMs, () => {
+      if (child.closed) return;
+      timedOut = true;
+      killGroup();
+    });
     // The CPU clock: poll the process's user + system time (the sandbox forbids it child processes).
     let poll: ReturnType<typeof setInterval> | undefined;
     if (cpu)
@@ -145,7 +144,7 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
       };
     child.onData = (fd, s) => (fd === 3 ? onReport(s) : out.push(s));
     child.onClose = (code, _signal, error) => {
-      clearTimeout(timer);
+      disarm();
       clearInterval(poll);
       if (error !== undefined && !timedOut) {
         reject(new Error(`could not start node for the sandbox: ${error}`));

@@ -17,6 +17,7 @@ import {
   type TestResult,
 } from '../types.ts';
 import { CappedText, parseNodeCommand, runTestFiles } from '../runs.ts';
+import { deadline } from '../../deadline.ts';
 import type { RunJob, RunnerFactory } from './protocol.ts';
 
 /** The shortest wall-clock limit a run gets where CPU time cannot be measured (a browser): below it, a Worker
@@ -164,7 +165,7 @@ export class WorkerSandbox implements Sandbox {
       const finish = (code: number | null, timedOut: boolean, over?: 'cpu' | 'loops') => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        disarm();
         port?.terminate();
         this.live.delete(port);
         const limit = Math.round(extra.limitMs ?? timeoutMs);
@@ -190,11 +191,10 @@ export class WorkerSandbox implements Sandbox {
         if (hung !== undefined) result.running = hung;
         resolve(result);
       };
-      // The wall limit. When it fires, one more turn of the event loop goes by before the run is called
-      // timed out: a runner's end that arrived while this thread was busy (generating for other episodes)
-      // is then read first, instead of a finished run being reported as killed.
-      const arm = (ms = cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS)) => setTimeout(() => setTimeout(() => finish(null, true), 0), ms);
-      let timer = arm();
+      // The wall limit (../../deadline.ts): a runner's end that arrived while this thread was busy
+      // (generating for other episodes) is read first, instead of a finished run being reported as killed.
+      const arm = (ms = cpu ? 10 * timeoutMs : Math.max(timeoutMs, MIN_WALL_LIMIT_MS)) => deadline(ms, () => finish(null, true));
+      let disarm = arm();
       try {
         port = this.runners();
         this.live.add(port);
@@ -204,12 +204,12 @@ export class WorkerSandbox implements Sandbox {
             // Waiting for a runner (a capped browser host's queue, or a Node host's process starting) is not
             // the code's time. Under a CPU clock a runner that never starts is still stopped, far above any
             // start seen (a node start under load takes a second or two).
-            clearTimeout(timer);
-            if (cpu) timer = arm(RUNNER_START_LIMIT_MS);
+            disarm();
+            if (cpu) disarm = arm(RUNNER_START_LIMIT_MS);
           } else if (e.type === 'started') {
             // Waiting for a runner is not the code's time: the limit and the duration run from here.
-            clearTimeout(timer);
-            timer = arm();
+            disarm();
+            disarm = arm();
             started = performance.now();
           } else if (e.type === 'limit') finish(null, true, e.clock);
           else if (e.type === 'out') out.push(e.text);
@@ -227,7 +227,7 @@ export class WorkerSandbox implements Sandbox {
         }, cpu ? { cpuMs: timeoutMs } : undefined);
       } catch (e) {
         settled = true;
-        clearTimeout(timer);
+        disarm();
         reject(new Error(`could not start the worker sandbox's runner: ${(e as Error).message}`));
       }
     });
