@@ -272,6 +272,31 @@ interface Group {
   rewards: number[];
 }
 
+/** A DAPO iteration's update: `epochs` passes over its episodes (PPO's epochs; the config's
+ *  dapo.epochs), each split into `optimizerSteps` mini-batches in a seeded order (pass 0's order is the one
+ *  a single pass has always had). Every step's ratio is to the rollouts' behaviour log-probs, so after the
+ *  first step the clip bounds how far a token moves from the policy that played it. */
+export async function dapoUpdate<T extends Tensor>(
+  model: Transformer<T>,
+  opt: AdamW<T>,
+  eps: readonly EpisodeTokens[],
+  o: { seed: number; iteration: number; epochs: number; optimizerSteps: number; lr: (step: number) => number; firstStep: number; clip: { epsLow: number; epsHigh: number }; temperature: number; passTokens: number },
+): Promise<{ steps: StepMetrics[]; lastLr: number }> {
+  const steps: StepMetrics[] = [];
+  let lastLr = 0;
+  const nb = Math.min(o.optimizerSteps, eps.length);
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    const order = new Rng(epoch === 0 ? seedFor(o.seed, 'dapo-minibatch', o.iteration) : seedFor(o.seed, 'dapo-minibatch', o.iteration, epoch)).shuffle(eps.map((_, i) => i));
+    for (let b = 0; b < nb; b++) {
+      const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
+      if (!mb.some((e) => e.mask.some(Boolean))) continue;
+      lastLr = o.lr(o.firstStep + steps.length);
+      steps.push(await dapoStep(model, opt, packEpisodes(mb, rowLength(mb)), lastLr, o.clip, o.temperature, o.passTokens));
+    }
+  }
+  return { steps, lastLr };
+}
+
 /** One generation round of a DAPO iteration: `count` tasks drawn from `pool` (seeded by the
  *  iteration and round), G episodes each from the current weights (policy version `version`);
  *  trajectories group by group. */
@@ -355,16 +380,13 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const clip = { epsLow: cfg.dapo.clipRatioLow, epsHigh: stage === 2 ? cfg.dapo.stage2ClipRatioHigh : cfg.dapo.clipRatioHigh };
   let lastLr = 0;
   if (eps.length) {
-    const order = new Rng(seedFor(cfg.seed, 'dapo-minibatch', it)).shuffle(eps.map((_, i) => i));
-    const nb = Math.min(cfg.dapo.optimizerSteps, eps.length);
-    for (let b = 0; b < nb; b++) {
-      const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
-      if (!mb.some((e) => e.mask.some(Boolean))) continue;
-      const lr = dapoLr(cfg, st.optimizerStep);
-      steps.push(await dapoStep(ctx.model, opt, packEpisodes(mb, rowLength(mb)), lr, clip, cfg.dapo.temperature, cfg.model.passTokens));
-      lastLr = lr;
-      st.optimizerStep++;
-    }
+    const u = await dapoUpdate(ctx.model, opt, eps, {
+      seed: cfg.seed, iteration: it, epochs: cfg.dapo.epochs, optimizerSteps: cfg.dapo.optimizerSteps, lr: (step) => dapoLr(cfg, step),
+      firstStep: st.optimizerStep, clip, temperature: cfg.dapo.temperature, passTokens: cfg.model.passTokens,
+    });
+    steps.push(...u.steps);
+    st.optimizerStep += u.steps.length;
+    lastLr = u.lastLr;
   }
   const trainS = (performance.now() - t1) / 1000;
   const rollout = rolloutTiming(generated, timeline);
@@ -379,6 +401,8 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       generation_rounds: ds.rounds,
       ...averageSteps(steps),
       optimizer_steps: steps.length,
+      // After several passes the last step's KL is how far the iteration moved the policy from the rollouts'.
+      ...(cfg.dapo.epochs > 1 && steps.length ? { approx_kl_last: steps.at(-1)!.approxKl } : {}),
       ...(steps.length ? { lr: lastLr } : {}),
     },
     // Wall seconds: total = rollout (generation ∪ sandbox, and glue) + writing trajectories + train
@@ -387,7 +411,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       total_s: (performance.now() - t0) / 1000,
       rollout_s: rolloutS, ...rollout,
       train_s: trainS, forward_backward_s: sum(steps.map((m) => m.seconds.forwardBackward)), optimizer_s: sum(steps.map((m) => m.seconds.optimizer)),
-      train_tokens_per_s: eps.reduce((a, e) => a + e.ids.length, 0) / Math.max(1e-9, trainS),
+      train_tokens_per_s: (cfg.dapo.epochs * eps.reduce((a, e) => a + e.ids.length, 0)) / Math.max(1e-9, trainS),
     },
   };
 }

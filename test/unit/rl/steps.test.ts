@@ -1,7 +1,8 @@
 // Training steps on the CPU backend with a small from-scratch model: SFT loss falls on a fixed
 // batch; packing keeps episodes apart and masks what it should; a step run in passes (model.passTokens)
 // makes the one-pass update; DAPO raises the reward of a one-step bandit within a few iterations
-// (sampling → rewards → advantages → clipped update).
+// (sampling → rewards → advantages → clipped update); several passes over one batch (dapo.epochs) score
+// the later steps against the behaviour log-probs and move the policy further than one.
 import { describe, expect, it } from 'vitest';
 import { freezeConfig, type ModelConfig } from '../../../src/model/config.ts';
 import { KvGenerator } from '../../../src/model/generate.ts';
@@ -12,6 +13,7 @@ import { CpuBackend } from '../../../src/ops/cpu.ts';
 import { groupAdvantages } from '../../../src/rl/advantages.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { packEpisodes, passes, sliceRows } from '../../../src/rl/pack.ts';
+import { dapoUpdate } from '../../../src/rl/phases.ts';
 import { dapoStep, sftStep } from '../../../src/rl/steps.ts';
 
 const be = new CpuBackend();
@@ -187,6 +189,42 @@ describe('DAPO one-step bandit', () => {
     const early = (meanReward[0]! + meanReward[1]!) / 2, late = (meanReward[6]! + meanReward[7]!) / 2;
     expect(early).toBeLessThan(0.4); // 4 good of 32 tokens ≈ 0.125 at initialisation
     expect(late).toBeGreaterThan(early + 0.3);
+  });
+});
+
+describe('DAPO epochs (dapo.epochs: passes over one batch)', () => {
+  // Reward 1 for an even token: about half the answers at initialisation, so the batch has both signs.
+  const GOOD = { has: (id: number) => id % 2 === 0 };
+  const goodFraction = async (model: Transformer<ReturnType<typeof be.fromArray>>) => {
+    const out = await new KvGenerator(model, 64, 8).generate(Array.from({ length: 64 }, () => [1, 2]), { seed: 999, maxTokens: 1, stopIds: [] });
+    return out.filter((o) => GOOD.has(o.ids[0]!)).length / 64;
+  };
+  it('takes epochs × mini-batch steps, the later ones off-policy and clipped, and moves the policy further', async () => {
+    const played = fresh(2);
+    const out = await new KvGenerator(played.model, 32, 8).generate(Array.from({ length: 32 }, () => [1, 2]), { seed: 5, maxTokens: 1, stopIds: [] });
+    const adv = groupAdvantages(out.map((o) => (GOOD.has(o.ids[0]!) ? 1 : 0)), 1e-6);
+    expect(adv.some((a) => a > 0) && adv.some((a) => a < 0)).toBe(true);
+    const eps = out.map((o, i) => ({ ids: [1, 2, o.ids[0]!], mask: [0, 0, 1], logprobs: [0, 0, o.logprobs[0]!], advantage: adv[i]! }));
+    const update = async (epochs: number) => {
+      const { model, opt } = fresh(2);
+      const u = await dapoUpdate(model, opt, eps, { seed: 1, iteration: 0, epochs, optimizerSteps: 2, lr: () => 2e-2, firstStep: 0, clip: { epsLow: 0.2, epsHigh: 0.28 }, temperature: 1, passTokens: 0 });
+      return { u, good: await goodFraction(model) };
+    };
+    const one = await update(1), four = await update(4);
+    expect(one.u.steps).toHaveLength(2);
+    expect(four.u.steps).toHaveLength(8);
+    // Pass 0 is the single pass, step for step: its first step scores the policy that played.
+    expect(four.u.steps[0]!.loss).toBe(one.u.steps[0]!.loss);
+    expect(four.u.steps[0]!.logpDrift!).toBeLessThan(1e-5);
+    // The last pass scores a policy that has moved, against the rollouts' log-probs, and the clip bites.
+    const last = four.u.steps.at(-1)!;
+    expect(last.logpDrift!).toBeGreaterThan(1e-2);
+    expect(last.approxKl!).toBeGreaterThan(1e-4);
+    expect(last.clipFracLow! + last.clipFracHigh!).toBeGreaterThan(0);
+    // More passes over the same rollouts: more of the good answers.
+    const before = await goodFraction(fresh(2).model);
+    expect(one.good).toBeGreaterThan(before);
+    expect(four.good).toBeGreaterThan(one.good);
   });
 });
 
