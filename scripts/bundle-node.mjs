@@ -45,6 +45,10 @@ copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src
 for (const dir of ['cli', 'sandbox']) copyFileSync(join(ROOT, 'src', 'sandbox', 'spawner-host.mjs'), join(STAGE, 'src', dir, 'spawner-host.mjs'));
 const runner = await build({ entryPoints: [join(ROOT, 'src', 'sandbox', 'worker', 'runner.process.ts')], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'warning' });
 for (const dir of ['cli', 'sandbox']) writeFileSync(join(STAGE, 'src', dir, 'worker-runner.js'), runner.outputFiles[0].text);
+// The same runner as the entry of node's startup snapshot (CommonJS), which worker-node.node.ts builds its
+// snapshot from at run time.
+const snapshotEntry = await build({ entryPoints: [join(ROOT, 'src', 'sandbox', 'worker', 'runner-snapshot.node.ts')], bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, write: false, logLevel: 'warning' });
+for (const dir of ['cli', 'sandbox']) writeFileSync(join(STAGE, 'src', dir, 'worker-runner-snapshot.cjs'), snapshotEntry.outputFiles[0].text);
 cpSync(join(ROOT, 'public', 'tasks'), join(STAGE, 'public', 'tasks'), { recursive: true });
 // Dawn: the package's loader and its linux-x64 module only.
 const W = join(ROOT, 'node_modules', 'webgpu');

@@ -1,7 +1,8 @@
 // `webswe bench sandbox [--json]`: median and p95 ms to apply a task's gold patch and run its tests, per
 // sandbox, on a sample of the bundled tasks: the node sandbox, plain `node --test` and `node FILE` of
 // the same files (the peers), and the worker sandbox in headless Chromium (the app built and served
-// by Vite preview, driven with playwright-core; reported as not measured, with the reason, without it).
+// by Vite preview, driven with playwright-core; reported as not measured, with the reason, without it), and
+// the worker sandbox under Node with its runner process started from the snapshot or from stdin.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
+import { createNodeWorkerSandbox } from '../sandbox/worker-node.node.ts';
 import { applyDiff } from '../sandbox/patch.ts';
 import type { Task } from '../tasks/schema.ts';
 import { benchSandbox, row, sampleTasks, SANDBOX_TARGET_MS, type SandboxBenchRow } from './sandbox.ts';
@@ -138,6 +140,13 @@ export async function runSandboxBench(o: Options, all: readonly Task[]): Promise
   o.log(`bench sandbox: node sandbox, ${tasks.length} tasks`);
   const node = await benchSandbox(createNodeSandbox, tasks, { timeoutMs: o.timeoutMs, warmup: 2, onProgress: (d) => o.log(`bench sandbox: node sandbox ${d}/${tasks.length}`) });
   const results = [withPeer(row('node sandbox', shape, node.samples, { failed_checks: node.failed }), 'node'), ...peers];
+  // The worker sandbox under Node (the trainer's): a confined runner process a sandbox, started from the
+  // runner's startup snapshot or with the runner module sent on stdin (what it did before the snapshot).
+  for (const prefer of ['snapshot', 'module'] as const) {
+    o.log(`bench sandbox: worker sandbox under node (${prefer}), ${tasks.length} tasks`);
+    const w = await benchSandbox((files, opts) => createNodeWorkerSandbox(files, { clock: 'cpu', ...opts }, prefer), tasks, { timeoutMs: o.timeoutMs, warmup: 2 });
+    results.push(withPeer(row(`worker sandbox (node, runner from ${prefer === 'snapshot' ? 'snapshot' : 'stdin'})`, shape, w.samples, { failed_checks: w.failed }), 'worker-node'));
+  }
   const worker = o.browser ? await benchWorkerInChromium(tasks, o) : 'skipped (--no-browser)';
   if (typeof worker === 'string') results.push({ name: 'worker sandbox (chromium)', shape, ms: NaN, p95_ms: NaN, samples: 0, target_ms: SANDBOX_TARGET_MS.worker!, not_measured: worker });
   else results.push(withPeer(row('worker sandbox (chromium)', shape, worker.samples, { failed_checks: worker.failed }), 'worker'));

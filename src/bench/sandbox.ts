@@ -6,7 +6,7 @@ import type { SandboxFactory } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 
 /** What a sandbox should take, median per task (the targets). */
-export const SANDBOX_TARGET_MS: Readonly<Record<string, number>> = Object.freeze({ node: 200, worker: 50 });
+export const SANDBOX_TARGET_MS: Readonly<Record<string, number>> = Object.freeze({ node: 200, worker: 50, 'worker-node': 200 });
 
 export interface SandboxBenchRow {
   name: string;

@@ -4,15 +4,22 @@
 // fresh module instances; it starts at the sandbox's first run, not before, and a job that reaches its
 // limit ends the process (the next run starts another). A test run then costs the module loads (~5-10 ms)
 // instead of a node start (~85 ms a run in the node sandbox), which is most of a short episode's time.
+// A process starts from node's startup snapshot of the runner where node can build one (runnerLaunch: the
+// runner compiled and loaded once, ~25 ms of CPU less a process), else from the runner module sent on stdin.
 //
-// Confinement: Node's permission model with no path allowed at all (the runner's code arrives on stdin,
-// the repository's files inside each job), so neither the filesystem nor child processes nor workers are
+// Confinement: Node's permission model with no path allowed at all (the runner's code arrives on stdin or
+// in the snapshot node reads before it runs any code, kept in a private 0700 temporary directory; the
+// repository's files inside each job), so neither the filesystem nor child processes nor workers are
 // reachable; a heap cap; a stripped environment; its own process group, killed as a whole. What is weaker
 // than the node sandbox's process per run: runs of one episode share the process, so code that escapes the
 // runner's shims can change what later runs of the same episode report. Never another episode's (a process
 // per sandbox) and never a reward: grading makes a sandbox of its own, whose first run is in a fresh process,
 // and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './node-run.node.ts';
 import { spawner, type RemoteProcess } from './spawner.node.ts';
@@ -21,8 +28,10 @@ import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker/runner.process.ts', import.meta.url));
-/** The runner prebuilt beside this module (the portable bundle: scripts/bundle-node.mjs writes it). */
+const SNAPSHOT_ENTRY = fileURLToPath(new URL('./worker/runner-snapshot.node.ts', import.meta.url));
+/** The runner prebuilt beside this module (the portable bundle: scripts/bundle-node.mjs writes them). */
 const PREBUILT = fileURLToPath(new URL('./worker-runner.js', import.meta.url));
+const PREBUILT_SNAPSHOT = fileURLToPath(new URL('./worker-runner-snapshot.cjs', import.meta.url));
 const CPU_POLL_MS = 25;
 
 /** runner.process.ts and what it imports, as one ES module (esbuild, once a process; or prebuilt), base64. */
@@ -50,7 +59,76 @@ const BOOT =
 /** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
-export const runnerArgs = (memoryMb: number): string[] => ['--disable-warning=ExperimentalWarning', PERMISSION_FLAG, `--max-old-space-size=${memoryMb}`, '-e', BOOT];
+/** The confinement every runner process starts with: the permission model with nothing allowed, a heap cap. */
+const confined = (memoryMb: number): string[] => ['--disable-warning=ExperimentalWarning', PERMISSION_FLAG, `--max-old-space-size=${memoryMb}`];
+export const runnerArgs = (memoryMb: number): string[] => [...confined(memoryMb), '-e', BOOT];
+const RUNNER_ENV = { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' };
+
+/** How a runner process starts: node's arguments, and the runner module to send first on stdin (none when
+ *  node starts from the runner's snapshot). */
+export interface RunnerLaunch {
+  args: string[];
+  code: string | null;
+  /** 'snapshot' or 'module' (what the process loads the runner from). */
+  from: 'snapshot' | 'module';
+}
+
+/** Where this process keeps its snapshots: a private directory (mkdtemp: 0700) removed at exit. */
+let snapshotDir: Promise<string> | null = null;
+const privateDir = () =>
+  (snapshotDir ??= mkdtemp(join(tmpdir(), 'webswe-runner-')).then((dir) => {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }));
+
+const run = (args: string[], input?: string) =>
+  new Promise<{ out: string; err: string }>((resolve, reject) => {
+    const p = execFile(process.execPath, args, { env: RUNNER_ENV, timeout: 30_000, maxBuffer: 1 << 20 }, (e, out, err) => (e ? reject(new Error(`${e.message}${err ? `: ${err.trim()}` : ''}`)) : resolve({ out, err })));
+    p.stdin?.end(input ?? '');
+  });
+
+/** The runner's startup snapshot for a heap cap (V8 takes a snapshot only with the flags it was built
+ *  with), built once a process from runner-snapshot.node.ts and checked: a process started from it, as
+ *  confined as every runner, must say it is ready and run a job. Null where node cannot (then the module). */
+async function buildSnapshot(memoryMb: number): Promise<string | null> {
+  if (process.env.WEBSWE_RUNNER_SNAPSHOT === '0') return null;
+  try {
+    const source = await readFile(PREBUILT_SNAPSHOT, 'utf8').catch(() =>
+      import('esbuild')
+        .then((esbuild) => esbuild.build({ entryPoints: [SNAPSHOT_ENTRY], bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
+        .then((r) => r.outputFiles[0]!.text),
+    );
+    const dir = await privateDir();
+    const entry = join(dir, 'runner-snapshot.cjs'), blob = join(dir, `runner-${memoryMb}.blob`);
+    await writeFile(entry, source, { mode: 0o600 });
+    await run(['--disable-warning=ExperimentalWarning', `--max-old-space-size=${memoryMb}`, '--snapshot-blob', blob, '--build-snapshot', entry]);
+    // A module that imports another, as a job's modules do (a snapshot without dynamic import fails here).
+    const job: RunJob = { files: { 'a.mjs': "import('./b.mjs').then((m) => console.log(m.default));", 'b.mjs': "export default 'webswe-runner-ok';" }, argv: ['a.mjs'] };
+    const { out, err } = await run(['--snapshot-blob', blob, ...confined(memoryMb)], `${JSON.stringify(job)}\n`);
+    // Node's own stderr is a job's stderr: a warning printed there would change what the agent reads.
+    return err === '' && out.startsWith('{"ready":true}\n') && out.includes('webswe-runner-ok') && out.includes('{"type":"exit","code":0}') ? blob : null;
+  } catch {
+    return null;
+  }
+}
+
+const launches = new Map<string, Promise<RunnerLaunch>>();
+/** How this process starts its runners for a heap cap: from the runner's snapshot where node can build one
+ *  (~25 ms of CPU less a process: the runner is in the heap node starts from), else — or when `prefer` is
+ *  'module', or WEBSWE_RUNNER_SNAPSHOT=0 — `node -e BOOT` with the runner module on stdin. */
+export function runnerLaunch(memoryMb: number, prefer: 'snapshot' | 'module' = 'snapshot'): Promise<RunnerLaunch> {
+  const key = `${memoryMb}/${prefer}`;
+  let l = launches.get(key);
+  if (!l) {
+    l = (prefer === 'snapshot' ? buildSnapshot(memoryMb) : Promise.resolve(null)).then(async (blob): Promise<RunnerLaunch> =>
+      blob ? { args: ['--snapshot-blob', blob, ...confined(memoryMb)], code: null, from: 'snapshot' } : { args: runnerArgs(memoryMb), code: await runnerBundle(), from: 'module' },
+    );
+    // A failure to build the module is not kept: the next run tries again.
+    l.catch(() => launches.delete(key));
+    launches.set(key, l);
+  }
+  return l;
+}
 
 /** One confined runner process and the job it is running. */
 class Runner {
@@ -59,9 +137,9 @@ class Runner {
   dead = false;
   private lines = '';
 
-  constructor(code: string, memoryMb: number, onDeath: (r: Runner) => void) {
-    this.proc = spawner().spawn(process.execPath, runnerArgs(memoryMb), { cwd: '/', env: { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' } });
-    this.proc.write(`${code}\n`);
+  constructor(launch: RunnerLaunch, onDeath: (r: Runner) => void) {
+    this.proc = spawner().spawn(process.execPath, launch.args, { cwd: '/', env: RUNNER_ENV });
+    if (launch.code !== null) this.proc.write(`${launch.code}\n`);
     let loaded: () => void = () => undefined;
     this.ready = new Promise((resolve) => (loaded = resolve));
     this.proc.onData = (fd, s) => {
@@ -129,7 +207,11 @@ export class RunnerPool {
   started = 0;
   closed = false;
 
-  constructor(private readonly memoryMb: number) {}
+  /** `prefer`: runnerLaunch's (a test compares the two). */
+  constructor(
+    private readonly memoryMb: number,
+    private readonly prefer: 'snapshot' | 'module' = 'snapshot',
+  ) {}
 
   /** A RunnerPort for one job. limits.cpuMs: stop it when its process has used that much CPU time. */
   port(): RunnerPort {
@@ -144,10 +226,10 @@ export class RunnerPool {
         // last of them took over 2.5 s (10× a 250 ms CPU limit) to boot, so that finished runs were
         // reported as killed.
         onEvent({ type: 'queued' });
-        void runnerBundle().then(
-          (code) => {
+        void runnerLaunch(this.memoryMb, this.prefer).then(
+          (launch) => {
             if (over || this.closed) return;
-            runner = this.take(code);
+            runner = this.take(launch);
             const r = runner;
             r.onEvent = (e) => {
               if (e.type === 'exit' || e.type === 'limit') {
@@ -190,9 +272,9 @@ export class RunnerPool {
 
   /** Start the process of the next run now (SandboxOptions.prestart). */
   prestart(): void {
-    void runnerBundle().then((code) => {
+    void runnerLaunch(this.memoryMb, this.prefer).then((launch) => {
       if (!this.closed && !this.idle) {
-        const r = new Runner(code, this.memoryMb, (d) => this.live.delete(d));
+        const r = new Runner(launch, (d) => this.live.delete(d));
         this.started++;
         this.live.add(r);
         this.idle = r;
@@ -200,8 +282,8 @@ export class RunnerPool {
     }, () => undefined);
   }
 
-  private take(code: string): Runner {
-    const r = this.idle && !this.idle.dead ? this.idle : new Runner(code, this.memoryMb, (d) => this.live.delete(d));
+  private take(launch: RunnerLaunch): Runner {
+    const r = this.idle && !this.idle.dead ? this.idle : new Runner(launch, (d) => this.live.delete(d));
     if (r !== this.idle) this.started++;
     this.idle = null;
     this.live.add(r);
@@ -222,9 +304,10 @@ export class RunnerPool {
   }
 }
 
-/** The worker sandbox with its runs in confined node processes (one per sandbox, kept between runs). */
-export async function createNodeWorkerSandbox(files: FileMap, options: SandboxOptions = {}): Promise<Sandbox> {
-  const pool = new RunnerPool(options.memoryMb ?? SANDBOX_DEFAULTS.memoryMb);
+/** The worker sandbox with its runs in confined node processes (one per sandbox, kept between runs);
+ *  `prefer`: how they start (runnerLaunch; the bench measures both). */
+export async function createNodeWorkerSandbox(files: FileMap, options: SandboxOptions = {}, prefer: 'snapshot' | 'module' = 'snapshot'): Promise<Sandbox> {
+  const pool = new RunnerPool(options.memoryMb ?? SANDBOX_DEFAULTS.memoryMb, prefer);
   if (options.prestart) pool.prestart();
   return WorkerSandbox.create(files, options, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
 }

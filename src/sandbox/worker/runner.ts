@@ -18,6 +18,9 @@ export interface RunnerHost {
   ownsGlobals: boolean;
   /** Register for errors nothing caught (a Worker's 'error' and 'unhandledrejection' events). */
   onUncaught?(handler: (e: unknown) => void): void;
+  /** import() of a module URL, where the runner's own `import()` cannot (code deserialised from node's
+   *  startup snapshot has no dynamic import: runner-snapshot.node.ts); default: `import()`. */
+  importer?(url: string): Promise<unknown>;
 }
 
 type Timers = {
@@ -48,6 +51,7 @@ class LoopLimit extends Error {
 /** Run one job; resolves after the 'exit' event was posted. */
 export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
   const g = globalThis as unknown as G;
+  const load = host.importer ?? ((url: string) => import(/* @vite-ignore */ url));
   // Bound: a browser's timer functions refuse to run with another `this` ("Illegal invocation").
   const native: Timers = {
     setTimeout: g.setTimeout.bind(globalThis),
@@ -183,7 +187,7 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
   }
   loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK, ...(budget !== undefined ? { loopGuard: LOOP_GUARD } : {}) });
   const ld = loader;
-  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => import(/* @vite-ignore */ ld.resolve(String(spec), from));
+  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => load(ld.resolve(String(spec), from));
   setCallSiteSource((url, line, column) => ld.callExpressionAt(url, line, column));
 
   /** The stack without the runner's own frames: the message, then the repository's frames. */
@@ -217,7 +221,7 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
       if (first === '-p' || first === '--print') write('stdout', `${format(result)}\n`);
     } else {
       try {
-        await import(/* @vite-ignore */ loader.urlFor(first ?? ''));
+        await load(loader.urlFor(first ?? ''));
       } catch (e) {
         if (!(e instanceof LoadError)) throw e;
         write('stderr', await describeLoadError(e, host));
@@ -247,7 +251,7 @@ async function describeLoadError(e: LoadError, host: RunnerHost): Promise<string
   if (e.source !== undefined) {
     try {
       // Parsed, never run: a module that parses starts with `throw` (imports fail to link first).
-      await import(/* @vite-ignore */ host.makeUrl(`throw 0;${e.source}`));
+      await (host.importer ?? ((url: string) => import(/* @vite-ignore */ url)))(host.makeUrl(`throw 0;${e.source}`));
     } catch (engine) {
       if (engine instanceof SyntaxError) message = engine.message;
     }

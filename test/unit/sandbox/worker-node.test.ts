@@ -3,7 +3,8 @@
 // between runs and replaced after a run it had to stop (CPU limit, heap cap); confinement (no file, no
 // child process, a bare environment, even for code that reaches Node's own modules past the shims); the
 // next run untouched by a timer or a global an earlier run left; one process per sandbox; the run cache
-// keeping only a sandbox's first run; a wall limit that counts the code's time, not a loaded machine's.
+// keeping only a sandbox's first run; a wall limit that counts the code's time, not a loaded machine's;
+// runners started from node's startup snapshot of the runner reporting what runners loaded from stdin do.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatRun } from '../../../src/agent/tools.ts';
@@ -11,7 +12,7 @@ import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import { cachedFactory, RunCache } from '../../../src/sandbox/run-cache.ts';
 import type { FileMap, Sandbox } from '../../../src/sandbox/types.ts';
-import { createNodeWorkerSandbox, RunnerPool } from '../../../src/sandbox/worker-node.node.ts';
+import { createNodeWorkerSandbox, RunnerPool, runnerLaunch } from '../../../src/sandbox/worker-node.node.ts';
 import { WorkerSandbox } from '../../../src/sandbox/worker/sandbox.ts';
 import type { Task } from '../../../src/tasks/schema.ts';
 
@@ -232,6 +233,35 @@ test('sees a bare environment', async () => { const p = await node('node:process
     open.push(other);
     expect((await other.runTests(['test/a.test.js'])).tests.map((t) => t.status)).toEqual(['fail']);
     expect(cache.size).toBe(2); // the other sandbox's first run
+  });
+
+  it('starts its runners from a snapshot of the runner, which report what runners loaded from stdin report', async () => {
+    const snap = await runnerLaunch(512), mod = await runnerLaunch(512, 'module');
+    expect([snap.from, snap.code, snap.args[0]]).toEqual(['snapshot', null, '--snapshot-blob']);
+    expect([mod.from, mod.args.includes('-e')]).toEqual(['module', true]);
+    const jobs: { files: FileMap; tests: string[] }[] = tasks.filter((_, i) => i % 29 === 0).slice(0, 5).flatMap((t) => [{ files: t.files, tests: t.test_files }, { files: fixed(t), tests: t.test_files }]);
+    jobs.push(
+      { files: { 'test/syntax.test.js': `${HEAD}test('x', () => { assert.equal(1, 1) ) });\n` }, tests: ['test/syntax.test.js'] },
+      { files: { 'src/m.js': 'export const f = () => 41 + 1;\n', 'test/dyn.test.js': `${HEAD}test('dynamic import', async () => { const m = await import('../src/m.js'); assert.equal(m.f(), 42); });\n` }, tests: ['test/dyn.test.js'] },
+      { files: { 'test/escape.test.js': `${HEAD}${NODE}test('fs', async () => { const fs = await node('node:fs'); fs.readFileSync('/etc/passwd'); });\n` }, tests: ['test/escape.test.js'] },
+    );
+    const runWith = async (prefer: 'snapshot' | 'module', job: (typeof jobs)[number]) => {
+      const pool = new RunnerPool(512, prefer);
+      const sb = await WorkerSandbox.create(job.files, { clock: 'cpu', timeoutMs: 5000 }, () => pool.port(), { cpuClock: true, sharedProcess: true, close: () => pool.close() });
+      try {
+        const r = await sb.runTests(job.tests);
+        return { tests: r.tests.map((t) => [t.fullName, t.status, t.message]), exitCode: r.exitCode, brief: formatRun(r, 5000, [], 'brief'), full: formatRun(r, 5000, [], 'full') };
+      } finally {
+        await sb.dispose();
+      }
+    };
+    for (const job of jobs) expect(await runWith('snapshot', job)).toEqual(await runWith('module', job));
+    // What the last three report, so that the comparison above is between runs that did something.
+    const [syntax, dyn, escape] = await Promise.all(jobs.slice(-3).map((j) => runWith('snapshot', j)));
+    expect(syntax!.full).toMatch(/SyntaxError/);
+    expect(dyn!.tests).toEqual([['dynamic import', 'pass', undefined]]);
+    expect(escape!.tests[0]!.slice(0, 2)).toEqual(['fs', 'fail']);
+    expect(String(escape!.tests[0]![2])).toMatch(/Access to this API has been restricted/);
   });
 
   it('is the `worker` sandbox that train, eval and solve use under Node, with CPU time limits', async () => {
