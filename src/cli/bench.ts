@@ -207,7 +207,7 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
-    .option('--preset <name>', 'micro, tiny, or both (comma list; --dapo: one of nano, micro, tiny)', 'micro')
+    .option('--preset <name>', 'micro, tiny, or both (comma list; --dapo: one of nano, micro, mini, tiny)', 'micro')
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')

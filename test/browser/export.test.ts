@@ -105,7 +105,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     await page.waitForSelector('#task-set-choices option[value="idb:tasks/mine.jsonl"]', { state: 'attached' });
     expect(await page.$$eval('#task-set-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['public/tasks/train.jsonl', 'public/tasks/test.jsonl', 'idb:tasks/mine.jsonl']);
     expect(await page.getAttribute('#field-tasks-test', 'list')).toBe('task-set-choices');
-    expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['nano', 'micro', 'tiny']);
+    expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['nano', 'micro', 'mini', 'tiny']);
   });
 
   it('trains a nano run on the imported set and downloads its episodes as ATIF JSON and SFT JSONL', async () => {

@@ -51,7 +51,7 @@ describe('webswe bench train --dapo', () => {
     expect(overlap.stderr).toMatch(/--overlap must be on, off or both, got "sideways"/);
     const preset = await webswe('bench', 'train', '--dapo', '--preset', 'huge', '--backend', 'fast-cpu');
     expect(preset.status).not.toBe(0);
-    expect(preset.stderr).toMatch(/--preset must be one of nano, micro, tiny, got "huge"/);
+    expect(preset.stderr).toMatch(/--preset must be one of nano, micro, mini, tiny, got "huge"/);
     expect(preset.stderr).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
 });

@@ -52,7 +52,7 @@ describe('checkRunFit', () => {
     // Even nano does not hold 131 k positions per episode: no smaller model is offered.
     expect(fit.message).not.toMatch(/model\.preset/);
     const shorter = checkRunFit(flat('tiny', { 'agent.contextTokens': 8192, 'model.passTokens': 0 }), budget);
-    expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset nano or micro\.$/);
+    expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset nano or micro or mini\.$/);
   });
 
   it('offers passes first when a training step is the peak, and a step in passes plans one pass', () => {
@@ -105,7 +105,7 @@ describe('checkRunFit', () => {
   });
 
   it('names model.preset when it cannot size the model, and plans a pretrained one from its config (LoRA by model.loraRank)', () => {
-    expect(() => checkRunFit(flat('micro-v1', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, tiny\), so its size is not known here/);
+    expect(() => checkRunFit(flat('micro-v1', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, mini, tiny\), so its size is not known here/);
     const qwen = { ...MODEL_PRESETS.tiny.config, vocabSize: 151936, hiddenSize: 896, intermediateSize: 4864, numLayers: 24, numHeads: 14, numKvHeads: 2, headDim: 64 };
     const f = flat('micro-v1', { 'model.preset': 'idb:models/Qwen/Qwen2.5-0.5B', 'model.loraRank': 8 });
     const fit = checkRunFit(f, webgpuMemoryBudget({ maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 4 * GiB }), qwen);

@@ -108,7 +108,7 @@ describe('a pretrained model with LoRA', () => {
     const cfg = resolveConfig({ 'model.preset': '/nowhere/model', 'run.phases': 'base', 'bc.episodes': 0 });
     const store = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-lora-')));
     await expect(train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 1), test: tasks.slice(0, 1) }))
-      .rejects.toThrow(/model\.preset "\/nowhere\/model" is not a from-scratch preset \(nano, micro, tiny\) and no pretrained model was loaded/);
+      .rejects.toThrow(/model\.preset "\/nowhere\/model" is not a from-scratch preset \(nano, micro, mini, tiny\) and no pretrained model was loaded/);
     expect(() => resolveConfig({ 'model.loraTargets': 'q,attn' })).toThrow(/model\.loraTargets: "attn" is not a projection/);
   });
 });
