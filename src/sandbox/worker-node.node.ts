@@ -34,15 +34,18 @@ const PREBUILT = fileURLToPath(new URL('./worker-runner.js', import.meta.url));
 const PREBUILT_SNAPSHOT = fileURLToPath(new URL('./worker-runner-snapshot.cjs', import.meta.url));
 const CPU_POLL_MS = 25;
 
+/** An entry module and what it imports as one file: the prebuilt one beside this module, else esbuild's. */
+const bundled = (prebuilt: string, entry: string, format: 'esm' | 'cjs', platform: 'neutral' | 'node'): Promise<string> =>
+  readFile(prebuilt, 'utf8').catch(() =>
+    import('esbuild')
+      .then((esbuild) => esbuild.build({ entryPoints: [entry], bundle: true, format, platform, target: 'node20', minify: true, write: false, logLevel: 'silent' }))
+      .then((r) => r.outputFiles[0]!.text),
+  );
+
 /** runner.process.ts and what it imports, as one ES module (esbuild, once a process; or prebuilt), base64. */
 let bundle: Promise<string> | null = null;
 export function runnerBundle(): Promise<string> {
-  const build = () =>
-    import('esbuild')
-      .then((esbuild) => esbuild.build({ entryPoints: [ENTRY], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
-      .then((r) => r.outputFiles[0]!.text);
-  return (bundle ??= readFile(PREBUILT, 'utf8')
-    .catch(build)
+  return (bundle ??= bundled(PREBUILT, ENTRY, 'esm', 'neutral')
     .then((text) => Buffer.from(text).toString('base64'))
     .catch((e: Error) => {
       bundle = null;
@@ -93,11 +96,7 @@ const run = (args: string[], input?: string) =>
 async function buildSnapshot(memoryMb: number): Promise<string | null> {
   if (process.env.WEBSWE_RUNNER_SNAPSHOT === '0') return null;
   try {
-    const source = await readFile(PREBUILT_SNAPSHOT, 'utf8').catch(() =>
-      import('esbuild')
-        .then((esbuild) => esbuild.build({ entryPoints: [SNAPSHOT_ENTRY], bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
-        .then((r) => r.outputFiles[0]!.text),
-    );
+    const source = await bundled(PREBUILT_SNAPSHOT, SNAPSHOT_ENTRY, 'cjs', 'node');
     const dir = await privateDir();
     const entry = join(dir, 'runner-snapshot.cjs'), blob = join(dir, `runner-${memoryMb}.blob`);
     await writeFile(entry, source, { mode: 0o600 });

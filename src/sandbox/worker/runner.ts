@@ -224,7 +224,7 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
         await load(loader.urlFor(first ?? ''));
       } catch (e) {
         if (!(e instanceof LoadError)) throw e;
-        write('stderr', await describeLoadError(e, host));
+        write('stderr', await describeLoadError(e, host, load));
         exit(1);
       }
     }
@@ -245,13 +245,13 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
 }
 
 /** Node's text for a module that could not load; for a syntax error, the engine's own message. */
-async function describeLoadError(e: LoadError, host: RunnerHost): Promise<string> {
+async function describeLoadError(e: LoadError, host: RunnerHost, load: (url: string) => Promise<unknown>): Promise<string> {
   if (e.code !== 'SYNTAX') return `Error [${e.code}]: ${e.message}\n`;
   let message = e.message;
   if (e.source !== undefined) {
     try {
       // Parsed, never run: a module that parses starts with `throw` (imports fail to link first).
-      await (host.importer ?? ((url: string) => import(/* @vite-ignore */ url)))(host.makeUrl(`throw 0;${e.source}`));
+      await load(host.makeUrl(`throw 0;${e.source}`));
     } catch (engine) {
       if (engine instanceof SyntaxError) message = engine.message;
     }
