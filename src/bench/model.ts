@@ -1,7 +1,8 @@
 // `webswe bench generate` and `webswe bench train`: model throughput at a preset, on the chosen
 // backend beside the CPU backend in the same run. Generation: G sequences, prefill P prompt tokens
-// each, then D decode steps (prefill and decode tokens/s). Training: B rows × T tokens, forward +
-// backward + AdamW (tokens/s). Memory: the planner's figure and, on WebGPU, the measured peak.
+// each, then D decode steps (prefill and decode tokens/s), and an agent turn of uneven lengths with
+// packed rows beside the padded layout. Training: B rows × T tokens, forward + backward + AdamW
+// (tokens/s). Memory: the planner's figure and, on WebGPU, the measured peak.
 import { KvGenerator } from '../model/generate.ts';
 import { initParams } from '../model/init.ts';
 import { planMemory } from '../model/planner.ts';
@@ -26,6 +27,8 @@ export interface ModelBenchResult {
   planned_bytes: number;
   /** Peak bytes of GPU buffers allocated (WebGPU only). */
   peak_bytes?: number;
+  /** tokens/s over the peer row's measured in the same run (packed turns: over padded ones). */
+  vs_padded?: number;
 }
 
 export interface ModelBenchBackend {
@@ -61,10 +64,34 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelPreset, o
   const decoded = out.reduce((a, g) => a + g.ids.length, 0);
   const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
   const common = { backend: b.name, preset: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
+  const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
+  const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
+  const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
   return [
     { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
     { name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common },
+    { name: 'turn packed', shape: uneven, ms: packed.ms, tokens_per_s: rate(packed), vs_padded: rate(packed) / rate(padded), ...common },
+    { name: 'turn padded', shape: uneven, ms: padded.ms, tokens_per_s: rate(padded), ...common },
   ];
+}
+
+/** An agent turn's shape: sequence g appends ⌈P·(g+1)/G⌉ tokens, then decodes ⌈D·(g+1)/G⌉; the
+ *  batch pads both to its longest unless packed. Timed after one untimed pass; real tokens counted. */
+async function unevenTurn<T extends Tensor>(model: Transformer<T>, prompts: number[][], D: number, pack: boolean): Promise<{ ms: number; tokens: number }> {
+  const G = prompts.length, share = (n: number, g: number) => Math.max(1, Math.ceil((n * (g + 1)) / G));
+  const turn = prompts.map((p, g) => p.slice(0, share(p.length, g)));
+  const budget = turn.map((_, g) => share(D, g));
+  let ms = 0, tokens = 0;
+  for (const timed of [false, true]) {
+    const gen = new KvGenerator(model, G, (prompts[0]?.length ?? 0) + D + 1);
+    gen.pack = pack;
+    const t0 = performance.now();
+    const out = await gen.generate(turn, { seed: 2, maxTokens: budget, stopIds: [] });
+    await model.be.sync();
+    if (timed) [ms, tokens] = [performance.now() - t0, turn.reduce((a, t) => a + t.length, 0) + out.reduce((a, g) => a + g.ids.length, 0)];
+    gen.dispose();
+  }
+  return { ms, tokens };
 }
 
 export async function benchTrain(b: ModelBenchBackend, preset: ModelPreset, o: { B: number; T: number; steps: number }): Promise<ModelBenchResult> {

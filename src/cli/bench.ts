@@ -6,7 +6,7 @@ import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../bench/model.ts';
-import { micro, tiny } from '../model/presets.ts';
+import { MODEL_PRESETS, type ModelPreset } from '../model/presets.ts';
 import { CpuBackend } from '../ops/cpu.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { WebGpuBackend } from '../ops/webgpu.ts';
@@ -134,15 +134,15 @@ function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_fast_cpu
 
 function modelTable(rows: ModelBenchResult[]): string {
   return withRatios(rows)
-    .map((r) => `${r.name.padEnd(11)} ${r.preset.padEnd(6)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+    .map((r) => `${r.name.padEnd(11)} ${r.preset.padEnd(6)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 
 export function registerModelBench(bench: Command): void {
   const presetOf = (name: string) => {
-    if (name === 'micro') return micro;
-    if (name === 'tiny') return tiny;
-    throw new UserError(`--preset must be micro or tiny, got "${name}"`);
+    const preset = (MODEL_PRESETS as Record<string, ModelPreset>)[name];
+    if (preset) return preset;
+    throw new UserError(`--preset must be one of ${Object.keys(MODEL_PRESETS).join(', ')}, got "${name}"`);
   };
   const presetsOf = (names: string) => (names === 'both' ? ['micro', 'tiny'] : names.split(',')).map((n) => presetOf(n.trim()));
   bench
@@ -182,7 +182,7 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('generate')
     .description('prefill and decode tokens/s for G sequences at a preset, with memory')
-    .option('--preset <name>', 'micro, tiny, or both (comma list)', 'micro')
+    .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny)', 'micro')
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
@@ -207,7 +207,7 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
-    .option('--preset <name>', 'micro, tiny, or both (comma list; --dapo: one of nano, micro, mini, tiny)', 'micro')
+    .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny; --dapo: one of them)', 'micro')
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')

@@ -73,6 +73,9 @@ export class KvGenerator<T extends Tensor> {
   readonly counters: number[];
   /** Per-sequence Philox row (the second counter word; distinct, ≥ 0): default the sequence's row. */
   readonly streams: number[];
+  /** Run only each chunk's real rows (the default); false runs the padded (B, TQ) layout, the peer
+   *  `webswe bench generate` measures it against. Both give the same tokens. */
+  pack = true;
   private lastYield = performance.now();
   private readonly be: Backend<T>;
 
@@ -120,32 +123,55 @@ export class KvGenerator<T extends Tensor> {
     return logits!;
   }
 
-  /** One forward of ≤ CH new tokens per sequence through the cache; logits of each last token. */
+  /**
+   * One forward of ≤ CH new tokens per sequence through the cache; logits of each last token.
+   * Row-wise work (embedding, projections, MLP) runs on the chunk's real tokens alone, packed sequence
+   * by sequence; the KV-cache ops take the padded (B, TQ) layout, gathered from the packed rows and
+   * back, with each sequence's real row count so a backend may skip the padding. A row's values do
+   * not depend on the rows beside it, so packing changes no token's logits.
+   */
   private forwardChunk(tokens: readonly (readonly number[])[]): T {
     const { be, model, B } = this;
     const c = model.c;
     const TQ = Math.max(1, ...tokens.map((t) => t.length));
-    const N = B * TQ, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const real = tokens.reduce((a, t) => a + t.length, 0);
+    const packed = this.pack && real > 0 && real < B * TQ;
+    const N = packed ? real : B * TQ, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    // toPad[b·TQ + i]: the packed row of sequence b's token i (padding rows read row 0);
+    // fromPad[r]: the padded row of packed row r; last[b]: the row of b's last token.
     const ids = new Int32Array(N), pos = new Int32Array(N), last = new Int32Array(B);
-    for (let b = 0; b < B; b++) {
+    const toPad = new Int32Array(B * TQ), fromPad = new Int32Array(N), rows = new Int32Array(B);
+    for (let b = 0, r = 0; b < B; b++) {
       const t = tokens[b]!;
+      rows[b] = t.length;
       for (let i = 0; i < TQ; i++) {
-        ids[b * TQ + i] = i < t.length ? t[i]! : 0;
-        pos[b * TQ + i] = this.len[b]! + i;
+        if (packed && i >= t.length) continue;
+        ids[r] = i < t.length ? t[i]! : 0;
+        pos[r] = this.len[b]! + i;
+        toPad[b * TQ + i] = r;
+        fromPad[r] = b * TQ + i;
+        r++;
       }
-      last[b] = b * TQ + Math.max(0, t.length - 1);
+      last[b] = packed ? (t.length ? toPad[b * TQ + t.length - 1]! : 0) : b * TQ + Math.max(0, t.length - 1);
     }
     const idsT = be.fromArray(ids, [N], 'gen.ids'), posT = be.fromArray(pos, [N], 'gen.pos');
     const start = be.fromArray(Int32Array.from(this.len), [B], 'gen.start');
     const lenT = be.fromArray(Int32Array.from(this.len, (l) => l + TQ), [B], 'gen.len');
+    const toPadT = packed ? be.fromArray(toPad, [B * TQ], 'gen.toPad') : null;
+    const fromPadT = packed ? be.fromArray(fromPad, [N], 'gen.fromPad') : null;
+    const rowsT = packed ? be.fromArray(rows, [B], 'gen.rows') : null;
+    const padded = (t: T, width: number) => (toPadT ? be.gatherRows(view(t, [N, width]), toPadT) : t);
     let x = be.embedding(idsT, model.p('model.embed_tokens.weight'));
     for (let i = 0; i < c.numLayers; i++) {
       const pre = model.qkv(i, x, posT);
-      be.kvWrite(this.k[i]!, view(pre.k, [B, TQ, NKV, HS]), start);
-      be.kvWrite(this.v[i]!, view(pre.v, [B, TQ, NKV, HS]), start);
-      const att = view(be.attentionCached(view(pre.q, [B, TQ, NH, HS]), this.k[i]!, this.v[i]!, lenT), [N, NH * HS]);
+      const q = padded(pre.q, NH * HS), k = padded(pre.k, NKV * HS), v = padded(pre.v, NKV * HS);
+      be.kvWrite(this.k[i]!, view(k, [B, TQ, NKV, HS]), start);
+      be.kvWrite(this.v[i]!, view(v, [B, TQ, NKV, HS]), start);
+      const attPadded = be.attentionCached(view(q, [B, TQ, NH, HS]), this.k[i]!, this.v[i]!, lenT, rowsT ? { rows: rowsT } : {});
+      const att = view(fromPadT ? be.gatherRows(view(attPadded, [B * TQ, NH * HS]), fromPadT) : attPadded, [N, NH * HS]);
       const post = model.attnOut(i, att, x);
       const xNext = model.layerOut(i, post);
+      if (packed) for (const t of [q, k, v, attPadded]) be.free(t);
       for (const t of [x, att, post.xMid, post.h2, post.rstd2, post.g, post.u, post.s, pre.h1, pre.rstd1, pre.qRaw, pre.kRaw, pre.v, pre.q, pre.k]) be.free(t);
       if (pre.rstdQ) for (const t of [pre.rstdQ, pre.rstdK!, pre.qNormed!, pre.kNormed!]) be.free(t);
       for (const t of new Set([...Object.values(pre.xa), ...Object.values(post.xa)])) be.free(t);
@@ -156,6 +182,7 @@ export class KvGenerator<T extends Tensor> {
     const { y, rstd } = be.rmsnorm(xl, model.p('model.norm.weight'), c.rmsNormEps);
     const logits = be.matmul(y, model.lmHead, { transB: true });
     for (const t of [idsT, posT, start, lenT, x, lastT, xl, y, rstd]) be.free(t);
+    for (const t of [toPadT, fromPadT, rowsT]) if (t) be.free(t);
     for (let b = 0; b < B; b++) this.len[b]! += tokens[b]!.length;
     return logits;
   }

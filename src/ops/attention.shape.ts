@@ -89,8 +89,8 @@ export interface CachedDims extends AttentionDims {
   TQ: number;
 }
 
-/** q (B, TQ, NH, HS), kCache/vCache (B, S, NKV, HS), len (B) i32. */
-export function cachedDims(q: Tensor, kCache: Tensor, vCache: Tensor, len: Tensor, scale?: number): CachedDims {
+/** q (B, TQ, NH, HS), kCache/vCache (B, S, NKV, HS), len (B) i32, optional rows (B) i32. */
+export function cachedDims(q: Tensor, kCache: Tensor, vCache: Tensor, len: Tensor, scale?: number, rows?: Tensor): CachedDims {
   const op = 'attentionCached';
   expectDtype(op, 'q', q, 'f32');
   expectDtype(op, 'kCache', kCache, 'f32');
@@ -104,5 +104,9 @@ export function cachedDims(q: Tensor, kCache: Tensor, vCache: Tensor, len: Tenso
   heads(op, NH, NKV, q, kCache);
   expectShape(op, 'vCache', vCache.shape, kCache.shape);
   expectShape(op, 'len', len.shape, [B]);
+  if (rows) {
+    expectDtype(op, 'rows', rows, 'i32');
+    expectShape(op, 'rows', rows.shape, [B]);
+  }
   return { B, T: TQ, TQ, S, NH, NKV, HS, G: NH / NKV, scale: scaleOf(HS, scale) };
 }

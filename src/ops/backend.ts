@@ -85,8 +85,10 @@ export interface AttentionOps<T extends Tensor> {
   /** Queries against a KV cache (decode when TQ = 1; chunked prefill otherwise).
    *  q (B, TQ, NH, HS); kCache/vCache (B, S, NKV, HS); len (B) i32 = valid cache length after the
    *  new tokens were written: query i of sequence b sits at position len[b] − TQ + i and attends to
-   *  cache positions ≤ its own. Rows with len[b] − TQ + i < 0 give 0. → out (B, TQ, NH, HS). */
-  attentionCached(q: T, kCache: T, vCache: T, len: T, opts?: { scale?: number }): T;
+   *  cache positions ≤ its own. Rows with len[b] − TQ + i < 0 give 0. Optional rows (B) i32: only
+   *  queries i < rows[b] are wanted (the rest are a chunk's right padding); a backend may skip the
+   *  others, whose output is then 0, or compute them. → out (B, TQ, NH, HS). */
+  attentionCached(q: T, kCache: T, vCache: T, len: T, opts?: { scale?: number; rows?: T }): T;
 }
 
 export interface LossOps<T extends Tensor> {

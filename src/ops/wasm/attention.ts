@@ -74,25 +74,29 @@ export function wasmAttentionBackward(
   return { dq: f32(q.shape, 'attention.dq', dq), dk: f32(k.shape, 'attention.dk', dk), dv: f32(v.shape, 'attention.dv', dv) };
 }
 
-/** → out (B, TQ, NH, HS); rows whose position is negative give 0. Only the first len[b] positions of
- *  each sequence's cache are copied in (the cache is allocated at its capacity S). */
-export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts: { scale?: number } = {}): CpuTensor {
-  const { B, TQ, S, NH, NKV, HS, scale } = cachedDims(q, kCache, vCache, len, opts.scale);
-  const lens = len.data as Int32Array;
+/** → out (B, TQ, NH, HS); rows whose position is negative give 0, and so do padding rows i ≥ rows[b]
+ *  when `rows` is given (they are skipped). Only the positions each sequence's computed rows see are
+ *  copied in (the cache is allocated at its capacity S). */
+export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts: { scale?: number; rows?: CpuTensor } = {}): CpuTensor {
+  const { B, TQ, S, NH, NKV, HS, scale } = cachedDims(q, kCache, vCache, len, opts.scale, opts.rows);
+  const lens = len.data as Int32Array, rows = opts.rows?.data as Int32Array | undefined;
   for (let b = 0; b < B; b++) if (lens[b]! < 0 || lens[b]! > S) throw new Error(`attentionCached: len[${b}] = ${lens[b]} is outside the cache's 0..${S}`);
   if (HS % 4 !== 0) return fastCached(q, kCache, vCache, len, opts);
   const heap = new HeapLayout(pool);
-  const qAt = heap.put(q.data as Float32Array), lenAt = heap.put(lens);
+  const qAt = heap.put(q.data as Float32Array), lenAt = heap.put(lens), rowsAt = rows ? heap.put(rows) : 0;
   const kAt = heap.alloc(kCache.data.length), vAt = heap.alloc(vCache.data.length), outAt = heap.alloc(q.data.length);
   const s = scratch(pool, heap, S, HS);
   heap.commit();
   const row = NKV * HS, K = kCache.data as Float32Array, V = vCache.data as Float32Array;
+  let work = 0;
   for (let b = 0; b < B; b++) {
-    const from = b * S * row, to = from + lens[b]! * row;
+    const nq = rows ? Math.min(TQ, Math.max(0, rows[b]!)) : TQ, seen = Math.max(0, lens[b]! - (TQ - nq));
+    const from = b * S * row, to = from + seen * row;
     heap.write(K.subarray(from, to), kAt + from * 4);
     heap.write(V.subarray(from, to), vAt + from * 4);
+    work += nq * seen;
   }
-  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride], B * NKV, B * TQ * NH * HS * S >= 1 << 17);
+  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride, rowsAt], B * NKV, work * NH * HS >= 1 << 17);
   const out = new Float32Array(q.data.length);
   heap.read(outAt, out);
   return { shape: [B, TQ, NH, HS], dtype: 'f32', label: 'attentionCached.out', data: out };

@@ -32,7 +32,7 @@ export class WasmBackend extends FastCpuBackend {
   override attention = (q: CpuTensor, k: CpuTensor, v: CpuTensor, seg: CpuTensor, opts?: { scale?: number }) => wasmAttention(this.pool, q, k, v, seg, opts);
   override attentionBackward = (q: CpuTensor, k: CpuTensor, v: CpuTensor, out: CpuTensor, dout: CpuTensor, lse: CpuTensor, seg: CpuTensor, opts?: { scale?: number }) =>
     wasmAttentionBackward(this.pool, q, k, v, out, dout, lse, seg, opts);
-  override attentionCached = (q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts?: { scale?: number }) => wasmAttentionCached(this.pool, q, kCache, vCache, len, opts);
+  override attentionCached = (q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts?: { scale?: number; rows?: CpuTensor }) => wasmAttentionCached(this.pool, q, kCache, vCache, len, opts);
   override logprobs = (logits: CpuTensor, targets: CpuTensor) => wasmLogprobs(this.pool, logits, targets);
   override logprobsBackward = (logits: CpuTensor, targets: CpuTensor, lse: CpuTensor, entropy: CpuTensor, dlogp: CpuTensor, dentropy?: CpuTensor, out?: CpuTensor) =>
     wasmLogprobsBackward(this.pool, logits, targets, lse, entropy, dlogp, dentropy, out);

@@ -63,6 +63,29 @@ describe('generation', () => {
     kept.dispose();
     wasm?.close();
   });
+  it.each(['cpu', 'wasm'])('packed chunks (%s backend): a batch of uneven turns draws, bit for bit, what each sequence draws alone', async (kind) => {
+    // Uneven prompts and observations put padding in every prefill chunk and ended rows in decode
+    // steps; the batch runs only the real rows, a sequence alone has no padding at all. Greedy, as a
+    // batch's sampling counters advance for rows that have stopped: the logits are what is compared.
+    const wasm = kind === 'wasm' ? await WasmBackend.create(1) : undefined;
+    const { model } = await loadFixtureModel(wasm ?? be, 'qwen2');
+    const first = [[1, 2, 3, 4, 5, 6, 7, 8, 9], [9, 8], [7], [5, 4, 3]];
+    const second = [[20], [21, 22, 23, 24, 25, 26, 27], [28, 29], [30, 31, 32, 33, 34]];
+    const opts = { seed: 9, greedy: true, maxTokens: [7, 2, 5, 4], stopIds: [] as number[] };
+    const batch = new KvGenerator(model, 4, 64, 4);
+    const turns = [await batch.generate(first, opts), await batch.generate(second, opts)];
+    for (let b = 0; b < 4; b++) {
+      const alone = new KvGenerator(model, 1, 64, 4);
+      alone.streams[0] = b;
+      const one = { ...opts, maxTokens: opts.maxTokens[b]! };
+      const mine = [await alone.generate([first[b]!], one), await alone.generate([second[b]!], one)];
+      expect(mine.map((t) => t[0]), `sequence ${b}`).toEqual(turns.map((t) => t[b]));
+      expect(alone.len[0]).toBe(batch.len[b]);
+      alone.dispose();
+    }
+    batch.dispose();
+    wasm?.close();
+  });
   it('temperature 0 is greedy decoding (eval.temperature = 0), not a sampler error', async () => {
     const { model } = await loadFixtureModel(be, 'qwen2');
     const greedy = await new KvGenerator(model, 2, 32).generate([[1, 2, 3], [9, 8]], { seed: 0, greedy: true, maxTokens: 6, stopIds: [] });

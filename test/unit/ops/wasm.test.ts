@@ -247,6 +247,20 @@ describe('wasm attentionCached vs reference', () => {
       bitEqual(one.attentionCached(q, kc, vc, n), two.attentionCached(q, kc, vc, n));
     });
   }
+  it('rows: the real queries of each sequence bit for bit as without it, padding queries 0, a sequence with none costs nothing', () => {
+    const [B, TQ, S, NH, NKV, HS] = [4, 6, 40, 4, 2, 16];
+    const q = f32([B, TQ, NH, HS], -2, 2), kc = f32([B, S, NKV, HS], -2, 2), vc = f32([B, S, NKV, HS]), n = i32([6, 40, 17, 9]);
+    const rows = [6, 2, 0, 5], all = two.attentionCached(q, kc, vc, n), some = two.attentionCached(q, kc, vc, n, { rows: i32(rows) });
+    expect(one.attentionCached(q, kc, vc, n, { rows: i32(rows) }).data).toEqual(some.data);
+    const W = NH * HS;
+    for (let b = 0; b < B; b++) {
+      for (let i = 0; i < TQ; i++) {
+        const at = (b * TQ + i) * W, want = i < rows[b]! ? all.data.subarray(at, at + W) : new Float32Array(W);
+        expect(Buffer.from(some.data.buffer, at * 4, W * 4).equals(Buffer.from(want.buffer, want.byteOffset, W * 4)), `sequence ${b} query ${i}`).toBe(true);
+      }
+    }
+    expect(() => two.attentionCached(q, kc, vc, n, { rows: i32([1, 2]) })).toThrow(/attentionCached: rows/);
+  });
   it('PyTorch fixtures and the len check', () => {
     for (const c of loadOpFixture('attention_cached')) {
       const T = c.tensors, fx = (n: string) => ref.fromArray(T[n]!.data, T[n]!.shape);

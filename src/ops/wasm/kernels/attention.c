@@ -253,8 +253,10 @@ void attn_bwd_item(int item, int tid, const int *args) {
  * (r = i·G + g) are taken four at a time. Query i of sequence b sits at position len[b] − TQ + i and
  * sees cache positions ≤ its own (rows before position 0 give 0); each row's scores, online softmax
  * and P·V run over key tiles in order, alone, as in the forward.
+ * Optional rows (B): only queries i < rows[b] are computed (the rest are a chunk's right padding; they
+ * give 0), and only the keys they see are packed; a sequence with rows[b] = 0 costs nothing.
  * args: q (B, TQ, NH, HS), kCache, vCache (B, S, NKV, HS), len (B), out (B, TQ, NH, HS), B, TQ, S, NH,
- * NKV, HS, scale bits, scratch base, scratch bytes.
+ * NKV, HS, scale bits, scratch base, scratch bytes, rows (B) or 0.
  */
 void attn_cached_item(int item, int tid, const int *args) {
   const float *q = PTR(const float, 0), *kc = PTR(const float, 1), *vc = PTR(const float, 2);
@@ -262,10 +264,21 @@ void attn_cached_item(int item, int tid, const int *args) {
   float *out = PTR(float, 4);
   int TQ = args[6], S = args[7], NH = args[8], NKV = args[9], HS = args[10];
   float scale = f32_of(args[11]);
-  int b = item / NKV, hk = item % NKV, G = NH / NKV, n = len[b], nk = (n + 3) / 4;
+  int b = item / NKV, hk = item % NKV, G = NH / NKV, n = len[b];
+  int nq = args[14] ? PTR(const int, 14)[b] : TQ;
+  nq = nq < 0 ? 0 : nq > TQ ? TQ : nq;
+  for (int i = nq; i < TQ; i++) // padding queries give 0
+    for (int g = 0; g < G; g++) {
+      float *dst = out + ((long)(b * TQ + i) * NH + hk * G + g) * HS;
+      for (int d = 0; d < HS; d++) dst[d] = 0.0f;
+    }
+  // Keys the computed queries see: positions < n − (TQ − nq) (all n without padding).
+  int nkeys = n - (TQ - nq), nk;
+  nkeys = nkeys < 0 ? 0 : nkeys;
+  nk = (nkeys + 3) / 4;
   float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
-  // Keys and values of this sequence's first n positions: K as 4-key tiles, V as rows; zeros to the tile's end.
-  for (int s = 0; s < n; s++) {
+  // Keys and values of this sequence's first nkeys positions: K as 4-key tiles, V as rows; zeros to the tile's end.
+  for (int s = 0; s < nkeys; s++) {
     float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
     const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
     for (int d = 0; d < HS; d++) {
@@ -273,12 +286,12 @@ void attn_cached_item(int item, int tid, const int *args) {
       vr[d] = vs[d];
     }
   }
-  for (int s = n; s < nk * 4; s++) {
+  for (int s = nkeys; s < nk * 4; s++) {
     float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
     for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
   }
-  for (int r0 = 0; r0 < TQ * G; r0 += 4) {
-    int rows = TQ * G - r0 < 4 ? TQ * G - r0 : 4, pos[4], head[4], qi[4], maxPos = -1, minPos = n;
+  for (int r0 = 0; r0 < nq * G; r0 += 4) {
+    int rows = nq * G - r0 < 4 ? nq * G - r0 : 4, pos[4], head[4], qi[4], maxPos = -1, minPos = n;
     for (int i = 0; i < 4; i++) {
       qi[i] = (r0 + i) / G;
       head[i] = hk * G + (r0 + i) % G;

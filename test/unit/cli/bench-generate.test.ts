@@ -1,0 +1,39 @@
+// `webswe bench generate` as a user runs it (a real node process): prefill and decode rows, and an
+// agent turn of uneven lengths with packed rows beside the padded layout (the peer, same run): both
+// count the same real tokens, and the packed row carries its ratio to the peer. Also the refusal of
+// an unknown preset, naming the choices.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
+const run = promisify(execFile);
+const webswe = (...args: string[]) =>
+  run(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 }).then(
+    (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code?: number; stdout: string; stderr: string }) => ({ status: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+describe('webswe bench generate', () => {
+  it('--json: prefill, decode, and an uneven turn packed beside padded, with the ratio', async () => {
+    const r = await webswe('bench', 'generate', '--preset', 'nano', '--backend', 'wasm', '--json', '-G', '4', '--prompt', '16', '--decode', '4');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { results: { name: string; shape: string; ms: number; tokens_per_s: number; vs_padded?: number }[] }).results;
+    expect(rows.map((x) => x.name)).toEqual(['prefill', 'decode', 'turn packed', 'turn padded']);
+    const [packed, padded] = [rows[2]!, rows[3]!];
+    expect(packed.shape).toBe('G 4: 4..16 + 1..4');
+    expect(padded.shape).toBe(packed.shape);
+    // Real tokens: 4 + 8 + 12 + 16 appended, 1 + 2 + 3 + 4 decoded, in either layout.
+    for (const x of [packed, padded]) expect((x.tokens_per_s * x.ms) / 1000).toBeCloseTo(50, 6);
+    expect(packed.vs_padded).toBeCloseTo(packed.tokens_per_s / padded.tokens_per_s, 9);
+    expect(padded.vs_padded).toBeUndefined();
+  }, 150_000);
+
+  it('refuses an unknown preset with one line naming the choices', async () => {
+    const r = await webswe('bench', 'generate', '--preset', 'huge', '--backend', 'wasm');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--preset must be one of nano, micro, mini, tiny, got "huge"/);
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+  }, 60_000);
+});
