@@ -2,18 +2,8 @@
 // the nano preset on the shortest bundled training task (node sandboxes, a real update), --json
 // printing the wall-time split and tokens/s; the parts are non-negative and add up to the total.
 // Also the one-line refusals of bad --overlap / --preset values.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
-const run = promisify(execFile);
-const webswe = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 }).then(
-    (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code?: number; stdout: string; stderr: string }) => ({ status: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
-  );
+import { webswe } from '../../helpers/cli.ts';
 
 const SMALL = ['dapo.tasksPerIteration=1', 'dapo.groupSize=2', 'dapo.optimizerSteps=1', 'agent.maxTurns=2', 'reward.lengthThreshold=1', 'agent.actionTokens=16', 'agent.contextTokens=1536'];
 

@@ -2,18 +2,8 @@
 // agent turn of uneven lengths with packed rows beside the padded layout (the peer, same run): both
 // count the same real tokens, and the packed row carries its ratio to the peer. Also the refusal of
 // an unknown preset, naming the choices.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
-const run = promisify(execFile);
-const webswe = (...args: string[]) =>
-  run(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 }).then(
-    (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code?: number; stdout: string; stderr: string }) => ({ status: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
-  );
+import { webswe } from '../../helpers/cli.ts';
 
 describe('webswe bench generate', () => {
   it('--json: prefill, decode, and an uneven turn packed beside padded, with the ratio', async () => {
