@@ -51,10 +51,9 @@ static inline int tile_unmasked(const struct Quad *qd, int kt) {
   return qd->full && s0 >= qd->maxRun && s0 + 3 <= qd->minT;
 }
 
-/** Kt[kt][d][c] = x(b, 4kt + c, hk, d), zero past T: keys as 4-wide tiles for the score products. */
-static void pack_tiles(const float *x, float *Kt, int b, int hk, int T, int NKV, int HS) {
-  int nk = (T + 3) / 4;
-  for (int s = 0; s < nk * 4; s++) {
+/** Kt[kt][d][c] = x(b, 4kt + c, hk, d) for kt < tiles, zero past T: keys as 4-wide tiles for the score products. */
+static void pack_tiles(const float *x, float *Kt, int b, int hk, int T, int NKV, int HS, int tiles) {
+  for (int s = 0; s < tiles * 4; s++) {
     float *dst = Kt + (s >> 2) * 4 * HS + (s & 3);
     if (s < T) {
       const float *src = x + ((long)(b * T + s) * NKV + hk) * HS;
@@ -65,10 +64,9 @@ static void pack_tiles(const float *x, float *Kt, int b, int hk, int T, int NKV,
   }
 }
 
-/** R[s][d] = x(b, s, h, d) · scale for s < T, zero up to the tile boundary: rows for the updates. */
-static void pack_rows(const float *x, float *R, int b, int h, int T, int NH, int HS, float scale) {
-  int nk = (T + 3) / 4;
-  for (int s = 0; s < nk * 4; s++) {
+/** R[s][d] = x(b, s, h, d) · scale for s < T, zero up to 4·tiles: rows for the updates. */
+static void pack_rows(const float *x, float *R, int b, int h, int T, int NH, int HS, float scale, int tiles) {
+  for (int s = 0; s < tiles * 4; s++) {
     float *dst = R + s * HS;
     if (s < T) {
       const float *src = x + ((long)(b * T + s) * NH + h) * HS;
@@ -80,11 +78,142 @@ static void pack_rows(const float *x, float *R, int b, int h, int T, int NH, int
 }
 
 /** Floats of attention scratch one thread needs at T, HS: five T·HS row/tile buffers + small ones. */
-int attn_scratch_floats(int T, int HS) { return 5 * ((T + 3) / 4) * 4 * HS + 16 * HS + 64; }
+int attn_scratch_floats(int T, int HS) { return 5 * ((T + 3) / 4 + 1) * 4 * HS + 16 * HS + 192; }
+
+/** S[j] = Σ_d Q[d] · tiles kp[j] (4 keys each) for the NT ≤ 4 tiles of a block: NT independent chains. */
+static inline void scores_block(v128_t *S, const float *Q, const float *kp, int NT, int HS) {
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  const float *k1 = kp + 4 * HS, *k2 = k1 + 4 * HS, *k3 = k2 + 4 * HS;
+  if (NT == 4) {
+    for (int d = 0; d < HS; d++) {
+      v128_t qd = wasm_v128_load32_splat(Q + d);
+      s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(qd, wasm_v128_load(kp + 4 * d)));
+      s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(qd, wasm_v128_load(k1 + 4 * d)));
+      s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(qd, wasm_v128_load(k2 + 4 * d)));
+      s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(qd, wasm_v128_load(k3 + 4 * d)));
+    }
+  } else {
+    for (int d = 0; d < HS; d++) {
+      v128_t qd = wasm_v128_load32_splat(Q + d);
+      s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(qd, wasm_v128_load(kp + 4 * d)));
+      if (NT > 1) s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(qd, wasm_v128_load(k1 + 4 * d)));
+      if (NT > 2) s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(qd, wasm_v128_load(k2 + 4 * d)));
+    }
+  }
+  S[0] = s0; S[1] = s1; S[2] = s2; S[3] = s3;
+}
+
+/** R (HS floats) += Σ_{c < 4·NT} W[c] · X[c·HS …]: one row of P·V (or dS·K) over a block's keys, in order;
+ *  four 4-float chunks of R at a time (independent chains), then the rest. */
+static inline void row_update_block(float *R, const float *W, const float *X, int NT, int HS) {
+  int n = 4 * NT, d = 0;
+  for (; d + 16 <= HS; d += 16) {
+    v128_t o0 = wasm_v128_load(R + d), o1 = wasm_v128_load(R + d + 4), o2 = wasm_v128_load(R + d + 8), o3 = wasm_v128_load(R + d + 12);
+    for (int c = 0; c < n; c++) {
+      v128_t w = wasm_v128_load32_splat(W + c);
+      const float *x = X + c * HS + d;
+      o0 = wasm_f32x4_add(o0, wasm_f32x4_mul(w, wasm_v128_load(x)));
+      o1 = wasm_f32x4_add(o1, wasm_f32x4_mul(w, wasm_v128_load(x + 4)));
+      o2 = wasm_f32x4_add(o2, wasm_f32x4_mul(w, wasm_v128_load(x + 8)));
+      o3 = wasm_f32x4_add(o3, wasm_f32x4_mul(w, wasm_v128_load(x + 12)));
+    }
+    wasm_v128_store(R + d, o0); wasm_v128_store(R + d + 4, o1); wasm_v128_store(R + d + 8, o2); wasm_v128_store(R + d + 12, o3);
+  }
+  for (; d < HS; d += 4) {
+    v128_t o = wasm_v128_load(R + d);
+    for (int c = 0; c < n; c++) o = wasm_f32x4_add(o, wasm_f32x4_mul(wasm_v128_load32_splat(W + c), wasm_v128_load(X + c * HS + d)));
+    wasm_v128_store(R + d, o);
+  }
+}
+
+/** Scores of row i of the quad against the NT tiles from kt, invisible pairs at −∞. */
+static inline void masked_scores(v128_t *S, const struct Quad *qd, int i, const float *Qi, const float *Kt, const int *segRow, int kt, int NT, int T, int HS) {
+  scores_block(S, Qi, Kt + kt * 4 * HS, NT, HS);
+  for (int j = 0; j < NT; j++)
+    if (!tile_unmasked(qd, kt + j)) S[j] = mask_row(S[j], qd, i, segRow, kt + j, T);
+}
+
+/** S[r][j] = Σ_d Q[r·HS + d] · tile j (j < 2: keys kp's 4 and the next tile's 4) for 4 query rows:
+ *  a 4 × 8 register block, each key tile loaded once per d for the four rows. */
+static inline void scores_4x8(v128_t S[4][2], const float *Q, const float *kp, int HS) {
+  v128_t z = wasm_f32x4_splat(0.0f), a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z;
+  const float *kq = kp + 4 * HS;
+  for (int d = 0; d < HS; d++) {
+    v128_t k0 = wasm_v128_load(kp + 4 * d), k1 = wasm_v128_load(kq + 4 * d), q;
+    q = wasm_v128_load32_splat(Q + d);
+    a00 = wasm_f32x4_add(a00, wasm_f32x4_mul(q, k0)); a01 = wasm_f32x4_add(a01, wasm_f32x4_mul(q, k1));
+    q = wasm_v128_load32_splat(Q + HS + d);
+    a10 = wasm_f32x4_add(a10, wasm_f32x4_mul(q, k0)); a11 = wasm_f32x4_add(a11, wasm_f32x4_mul(q, k1));
+    q = wasm_v128_load32_splat(Q + 2 * HS + d);
+    a20 = wasm_f32x4_add(a20, wasm_f32x4_mul(q, k0)); a21 = wasm_f32x4_add(a21, wasm_f32x4_mul(q, k1));
+    q = wasm_v128_load32_splat(Q + 3 * HS + d);
+    a30 = wasm_f32x4_add(a30, wasm_f32x4_mul(q, k0)); a31 = wasm_f32x4_add(a31, wasm_f32x4_mul(q, k1));
+  }
+  S[0][0] = a00; S[0][1] = a01; S[1][0] = a10; S[1][1] = a11; S[2][0] = a20; S[2][1] = a21; S[3][0] = a30; S[3][1] = a31;
+}
+
+/** One online-softmax step of a row over 8 keys (S, −∞ where invisible): rescale its O row and l when the
+ *  max grows, then P (8 floats) = e^(S − m), l += Σ P. A row that has seen nothing yet gets P = 0. */
+static inline void softmax_step8(const v128_t *S, float *m, float *l, float *Orow, float *P, int HS) {
+  float mx = hmax(wasm_f32x4_pmax(S[0], S[1]));
+  if (mx > *m) {
+    float alpha = wasm_f32x4_extract_lane(vexp(wasm_f32x4_splat(*m - mx)), 0);
+    *l *= alpha;
+    v128_t av = wasm_f32x4_splat(alpha);
+    for (int d = 0; d < HS; d += 4) wasm_v128_store(Orow + d, wasm_f32x4_mul(wasm_v128_load(Orow + d), av));
+    *m = mx;
+  }
+  if (*m == -__builtin_inff()) {
+    wasm_v128_store(P, wasm_f32x4_splat(0.0f));
+    wasm_v128_store(P + 4, wasm_f32x4_splat(0.0f));
+    return;
+  }
+  v128_t mm = wasm_f32x4_splat(*m), p0 = vexp(wasm_f32x4_sub(S[0], mm)), p1 = vexp(wasm_f32x4_sub(S[1], mm));
+  *l += hsum(wasm_f32x4_add(p0, p1));
+  wasm_v128_store(P, p0);
+  wasm_v128_store(P + 4, p1);
+}
+
+/** O (4 rows × HS) += P (4 × 8) · V (8 rows × HS): 4 rows × 8 columns of O in registers, each V row
+ *  loaded once for the four rows; keys in order. */
+static inline void pv_4x8(float *O, const float *P, const float *V, int HS) {
+  int d = 0;
+  for (; d + 8 <= HS; d += 8) {
+    float *o0 = O + d, *o1 = O + HS + d, *o2 = O + 2 * HS + d, *o3 = O + 3 * HS + d;
+    v128_t c00 = wasm_v128_load(o0), c01 = wasm_v128_load(o0 + 4), c10 = wasm_v128_load(o1), c11 = wasm_v128_load(o1 + 4);
+    v128_t c20 = wasm_v128_load(o2), c21 = wasm_v128_load(o2 + 4), c30 = wasm_v128_load(o3), c31 = wasm_v128_load(o3 + 4);
+    for (int c = 0; c < 8; c++) {
+      v128_t v0 = wasm_v128_load(V + c * HS + d), v1 = wasm_v128_load(V + c * HS + d + 4), p;
+      p = wasm_v128_load32_splat(P + c);
+      c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(p, v0)); c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(p, v1));
+      p = wasm_v128_load32_splat(P + 8 + c);
+      c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(p, v0)); c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(p, v1));
+      p = wasm_v128_load32_splat(P + 16 + c);
+      c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(p, v0)); c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(p, v1));
+      p = wasm_v128_load32_splat(P + 24 + c);
+      c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(p, v0)); c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(p, v1));
+    }
+    wasm_v128_store(o0, c00); wasm_v128_store(o0 + 4, c01); wasm_v128_store(o1, c10); wasm_v128_store(o1 + 4, c11);
+    wasm_v128_store(o2, c20); wasm_v128_store(o2 + 4, c21); wasm_v128_store(o3, c30); wasm_v128_store(o3 + 4, c31);
+  }
+  for (; d < HS; d += 4) {
+    v128_t c0 = wasm_v128_load(O + d), c1 = wasm_v128_load(O + HS + d), c2 = wasm_v128_load(O + 2 * HS + d), c3 = wasm_v128_load(O + 3 * HS + d);
+    for (int c = 0; c < 8; c++) {
+      v128_t v = wasm_v128_load(V + c * HS + d);
+      c0 = wasm_f32x4_add(c0, wasm_f32x4_mul(wasm_v128_load32_splat(P + c), v));
+      c1 = wasm_f32x4_add(c1, wasm_f32x4_mul(wasm_v128_load32_splat(P + 8 + c), v));
+      c2 = wasm_f32x4_add(c2, wasm_f32x4_mul(wasm_v128_load32_splat(P + 16 + c), v));
+      c3 = wasm_f32x4_add(c3, wasm_f32x4_mul(wasm_v128_load32_splat(P + 24 + c), v));
+    }
+    wasm_v128_store(O + d, c0); wasm_v128_store(O + HS + d, c1); wasm_v128_store(O + 2 * HS + d, c2); wasm_v128_store(O + 3 * HS + d, c3);
+  }
+}
 
 /**
  * Forward, one item per (b, h): out (B, T, NH, HS) rows of head h; m and l (B, NH, T): the running
  * max and Σ e^(s − m) of each row (the caller forms lse = m + log l; l = 0 marks a padding row).
+ * Keys go in blocks of four tiles (16 keys; the last block of a quad's range may be shorter): one
+ * online-softmax step per row and block, the block's scores as four independent chains.
  * args: q, k, v, seg, first, run, out, m, l, B, T, NH, NKV, HS, scale bits, scratch base, scratch bytes.
  */
 void attn_fwd_item(int item, int tid, const int *args) {
@@ -94,9 +223,10 @@ void attn_fwd_item(int item, int tid, const int *args) {
   int T = args[10], NH = args[11], NKV = args[12], HS = args[13];
   float scale = f32_of(args[14]);
   int b = item / NH, h = item % NH, hk = h / (NH / NKV), nk = (T + 3) / 4;
-  float *Kt = (float *)(long)(args[15] + tid * args[16]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
-  pack_tiles(k, Kt, b, hk, T, NKV, HS);
-  pack_rows(v, Vr, b, hk, T, NKV, HS, 1.0f);
+  // nk tiles of keys and one zero tile past them (the last 8-key block may read it)
+  float *Kt = (float *)(long)(args[15] + tid * args[16]), *Vr = Kt + (nk + 1) * 4 * HS, *Q = Vr + (nk + 1) * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
+  pack_tiles(k, Kt, b, hk, T, NKV, HS, nk + 1);
+  pack_rows(v, Vr, b, hk, T, NKV, HS, 1.0f, nk + 1);
   const int *segRow = seg + b * T;
   struct Quad qd;
   for (int t0 = 0; t0 < T; t0 += 4) {
@@ -108,29 +238,16 @@ void attn_fwd_item(int item, int tid, const int *args) {
         const float *src = q + ((long)(b * T + qd.t[i]) * NH + h) * HS;
         for (int d = 0; d < HS; d++) Q[i * HS + d] = qd.st[i] >= 0 ? src[d] * scale : 0.0f;
       }
-      for (int kt = qd.lo >> 2; kt <= qd.hi >> 2; kt++) {
-        const float *kp = Kt + kt * 4 * HS;
-        v128_t S[4];
+      for (int kt = qd.lo >> 2; kt <= qd.hi >> 2; kt += 2) {
+        v128_t S[4][2];
+        scores_4x8(S, Q, Kt + kt * 4 * HS, HS);
+        int full0 = tile_unmasked(&qd, kt), full1 = tile_unmasked(&qd, kt + 1);
         for (int i = 0; i < 4; i++) {
-          v128_t s = wasm_f32x4_splat(0.0f);
-          for (int d = 0; d < HS; d++) s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
-          S[i] = tile_unmasked(&qd, kt) ? s : mask_row(s, &qd, i, segRow, kt, T);
+          if (!full0) S[i][0] = mask_row(S[i][0], &qd, i, segRow, kt, T);
+          if (!full1) S[i][1] = mask_row(S[i][1], &qd, i, segRow, kt + 1, T);
+          softmax_step8(S[i], &m[i], &l[i], O + i * HS, P + 8 * i, HS);
         }
-        for (int i = 0; i < 4; i++) {
-          float mx = hmax(S[i]);
-          if (mx > m[i]) {
-            float alpha = wasm_f32x4_extract_lane(vexp(wasm_f32x4_splat(m[i] - mx)), 0);
-            l[i] *= alpha;
-            v128_t av = wasm_f32x4_splat(alpha);
-            for (int d = 0; d < HS; d += 4) wasm_v128_store(O + i * HS + d, wasm_f32x4_mul(wasm_v128_load(O + i * HS + d), av));
-            m[i] = mx;
-          }
-          v128_t p = m[i] == -__builtin_inff() ? wasm_f32x4_splat(0.0f) : vexp(wasm_f32x4_sub(S[i], wasm_f32x4_splat(m[i])));
-          l[i] += hsum(p);
-          wasm_v128_store(P + 4 * i, p);
-        }
-        const float *vp = Vr + kt * 4 * HS;
-        for (int i = 0; i < 4; i++) row_update4(O + i * HS, P + 4 * i, vp, HS);
+        pv_4x8(O, P, Vr + kt * 4 * HS, HS);
       }
     }
     for (int i = 0; i < 4; i++) {
@@ -150,6 +267,7 @@ void attn_fwd_item(int item, int tid, const int *args) {
  * Backward, one item per (b, kv head hk), over the G query heads of its group: P = exp(scale·q·k −
  * lse), D = Σ dout·out per row, dS = P (dout·v − D); dq = scale Σ_s dS k, dk = Σ_t dS (scale·q),
  * dv = Σ_t P dout. The item owns dk, dv of its kv head (summed over heads g, then t, in order).
+ * Keys go in blocks of four tiles as in the forward (scores and dout·v as eight independent chains).
  * args: q, k, v, out, dout, lse, seg, first, run, dq, dk, dv, B, T, NH, NKV, HS, scale bits, scratch
  * base, scratch bytes.
  */
@@ -162,10 +280,10 @@ void attn_bwd_item(int item, int tid, const int *args) {
   float scale = f32_of(args[17]);
   int G = NH / NKV, b = item / NKV, hk = item % NKV, nk = (T + 3) / 4;
   float *Kt = (float *)(long)(args[18] + tid * args[19]), *Vt = Kt + nk * 4 * HS, *Kr = Vt + nk * 4 * HS;
-  float *dK = Kr + nk * 4 * HS, *dV = dK + nk * 4 * HS, *Q = dV + nk * 4 * HS, *dO = Q + 4 * HS, *dQ = dO + 4 * HS, *P = dQ + 4 * HS, *dS = P + 16;
-  pack_tiles(k, Kt, b, hk, T, NKV, HS);
-  pack_tiles(v, Vt, b, hk, T, NKV, HS);
-  pack_rows(k, Kr, b, hk, T, NKV, HS, 1.0f);
+  float *dK = Kr + nk * 4 * HS, *dV = dK + nk * 4 * HS, *Q = dV + nk * 4 * HS, *dO = Q + 4 * HS, *dQ = dO + 4 * HS, *P = dQ + 4 * HS, *dS = P + 64;
+  pack_tiles(k, Kt, b, hk, T, NKV, HS, nk);
+  pack_tiles(v, Vt, b, hk, T, NKV, HS, nk);
+  pack_rows(k, Kr, b, hk, T, NKV, HS, 1.0f, nk);
   for (int x = 0; x < nk * 4 * HS; x += 4) {
     wasm_v128_store(dK + x, wasm_f32x4_splat(0.0f));
     wasm_v128_store(dV + x, wasm_f32x4_splat(0.0f));
@@ -191,27 +309,35 @@ void attn_bwd_item(int item, int tid, const int *args) {
           Dr[i] = D;
           Lr[i] = valid ? lse[(b * NH + h) * T + t] : 0.0f;
         }
-        for (int kt = qd.lo >> 2; kt <= qd.hi >> 2; kt++) {
-          const float *kp = Kt + kt * 4 * HS, *vp = Vt + kt * 4 * HS;
-          int full = tile_unmasked(&qd, kt);
+        int last = qd.hi >> 2;
+        for (int kt = qd.lo >> 2; kt <= last; kt += 4) {
+          int NT = last - kt + 1 < 4 ? last - kt + 1 : 4;
+          // P[i][c], dS[i][c] for the block's keys c < 16 (rows of 16; padding rows and keys past the block are 0)
           for (int i = 0; i < 4; i++) {
-            v128_t s = wasm_f32x4_splat(0.0f), dp = wasm_f32x4_splat(0.0f);
-            for (int d = 0; d < HS; d++) {
-              s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
-              dp = wasm_f32x4_add(dp, wasm_f32x4_mul(wasm_v128_load32_splat(dO + i * HS + d), wasm_v128_load(vp + 4 * d)));
+            if (qd.st[i] < 0) {
+              for (int j = 0; j < 4; j++) {
+                wasm_v128_store(P + 16 * i + 4 * j, wasm_f32x4_splat(0.0f));
+                wasm_v128_store(dS + 16 * i + 4 * j, wasm_f32x4_splat(0.0f));
+              }
+              continue;
             }
-            if (!full) s = mask_row(s, &qd, i, segRow, kt, T);
-            v128_t p = vexp(wasm_f32x4_sub(s, wasm_f32x4_splat(Lr[i])));
-            wasm_v128_store(P + 4 * i, p);
-            wasm_v128_store(dS + 4 * i, wasm_f32x4_mul(p, wasm_f32x4_sub(dp, wasm_f32x4_splat(Dr[i]))));
+            v128_t S[4], DP[4];
+            masked_scores(S, &qd, i, Q + i * HS, Kt, segRow, kt, NT, T, HS);
+            scores_block(DP, dO + i * HS, Vt + kt * 4 * HS, NT, HS);
+            v128_t lv = wasm_f32x4_splat(Lr[i]), dv4 = wasm_f32x4_splat(Dr[i]);
+            for (int j = 0; j < 4; j++) {
+              v128_t p = j < NT ? vexp(wasm_f32x4_sub(S[j], lv)) : wasm_f32x4_splat(0.0f);
+              wasm_v128_store(P + 16 * i + 4 * j, p);
+              wasm_v128_store(dS + 16 * i + 4 * j, j < NT ? wasm_f32x4_mul(p, wasm_f32x4_sub(DP[j], dv4)) : p);
+            }
           }
           const float *kr = Kr + kt * 4 * HS;
-          for (int i = 0; i < 4; i++) row_update4(dQ + i * HS, dS + 4 * i, kr, HS); // dQ_i += Σ_c dS[i][c] · K_c
-          for (int c = 0; c < 4; c++) { // dK_c += Σ_i dS[i][c] · Q_i;  dV_c += Σ_i P[i][c] · dO_i
-            v128_t s0 = wasm_v128_load32_splat(dS + c), s1 = wasm_v128_load32_splat(dS + 4 + c);
-            v128_t s2 = wasm_v128_load32_splat(dS + 8 + c), s3 = wasm_v128_load32_splat(dS + 12 + c);
-            v128_t p0 = wasm_v128_load32_splat(P + c), p1 = wasm_v128_load32_splat(P + 4 + c);
-            v128_t p2 = wasm_v128_load32_splat(P + 8 + c), p3 = wasm_v128_load32_splat(P + 12 + c);
+          for (int i = 0; i < 4; i++) row_update_block(dQ + i * HS, dS + 16 * i, kr, NT, HS); // dQ_i += Σ_c dS[i][c] · K_c
+          for (int c = 0; c < 4 * NT; c++) { // dK_c += Σ_i dS[i][c] · Q_i;  dV_c += Σ_i P[i][c] · dO_i
+            v128_t s0 = wasm_v128_load32_splat(dS + c), s1 = wasm_v128_load32_splat(dS + 16 + c);
+            v128_t s2 = wasm_v128_load32_splat(dS + 32 + c), s3 = wasm_v128_load32_splat(dS + 48 + c);
+            v128_t p0 = wasm_v128_load32_splat(P + c), p1 = wasm_v128_load32_splat(P + 16 + c);
+            v128_t p2 = wasm_v128_load32_splat(P + 32 + c), p3 = wasm_v128_load32_splat(P + 48 + c);
             float *dk_c = dK + (4 * kt + c) * HS, *dv_c = dV + (4 * kt + c) * HS;
             for (int d = 0; d < HS; d += 4) {
               v128_t a = wasm_v128_load(dk_c + d);
@@ -276,8 +402,9 @@ void attn_cached_item(int item, int tid, const int *args) {
   int nkeys = n - (TQ - nq), nk;
   nkeys = nkeys < 0 ? 0 : nkeys;
   nk = (nkeys + 3) / 4;
-  float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + nk * 4 * HS, *Q = Vr + nk * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
-  // Keys and values of this sequence's first nkeys positions: K as 4-key tiles, V as rows; zeros to the tile's end.
+  float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + (nk + 1) * 4 * HS, *Q = Vr + (nk + 1) * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
+  // Keys and values of this sequence's first nkeys positions: K as 4-key tiles, V as rows; zeros to the
+  // end of the tile after the last (an 8-key block may read it).
   for (int s = 0; s < nkeys; s++) {
     float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
     const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
@@ -286,7 +413,7 @@ void attn_cached_item(int item, int tid, const int *args) {
       vr[d] = vs[d];
     }
   }
-  for (int s = nkeys; s < nk * 4; s++) {
+  for (int s = nkeys; s < (nk + 1) * 4; s++) {
     float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
     for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
   }
@@ -301,35 +428,24 @@ void attn_cached_item(int item, int tid, const int *args) {
     }
     float m[4] = {-__builtin_inff(), -__builtin_inff(), -__builtin_inff(), -__builtin_inff()}, l[4] = {0, 0, 0, 0};
     for (int x = 0; x < 4 * HS; x += 4) wasm_v128_store(O + x, wasm_f32x4_splat(0.0f));
-    for (int i = 0; i < rows; i++) {
+    for (int i = 0; i < 4; i++) {
       const float *src = q + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
-      for (int d = 0; d < HS; d++) Q[i * HS + d] = src[d] * scale;
+      for (int d = 0; d < HS; d++) Q[i * HS + d] = i < rows ? src[d] * scale : 0.0f;
     }
-    for (int kt = 0; maxPos >= 0 && kt <= maxPos >> 2; kt++) {
-      const float *kp = Kt + kt * 4 * HS, *vp = Vr + kt * 4 * HS;
-      int full = minPos >= 0 && 4 * kt + 3 <= minPos;
-      for (int i = 0; i < rows; i++) {
-        if (pos[i] < 0) continue;
-        v128_t s = wasm_f32x4_splat(0.0f);
-        for (int d = 0; d < HS; d++) s = wasm_f32x4_add(s, wasm_f32x4_mul(wasm_v128_load32_splat(Q + i * HS + d), wasm_v128_load(kp + 4 * d)));
-        if (!full) {
-          int s0 = 4 * kt, p = pos[i];
-          v128_t keep = wasm_i32x4_make(-(s0 <= p), -(s0 + 1 <= p), -(s0 + 2 <= p), -(s0 + 3 <= p));
-          s = wasm_v128_bitselect(s, wasm_f32x4_splat(-__builtin_inff()), keep);
+    for (int kt = 0; maxPos >= 0 && kt <= maxPos >> 2; kt += 2) {
+      v128_t Sc[4][2];
+      scores_4x8(Sc, Q, Kt + kt * 4 * HS, HS);
+      int full = minPos >= 0 && 4 * kt + 7 <= minPos, s0 = 4 * kt;
+      for (int i = 0; i < 4; i++) {
+        if (!full) { // key s is seen by the row at position p when s ≤ p (p < 0: none)
+          int p = pos[i];
+          v128_t neg = wasm_f32x4_splat(-__builtin_inff());
+          Sc[i][0] = wasm_v128_bitselect(Sc[i][0], neg, wasm_i32x4_make(-(s0 <= p), -(s0 + 1 <= p), -(s0 + 2 <= p), -(s0 + 3 <= p)));
+          Sc[i][1] = wasm_v128_bitselect(Sc[i][1], neg, wasm_i32x4_make(-(s0 + 4 <= p), -(s0 + 5 <= p), -(s0 + 6 <= p), -(s0 + 7 <= p)));
         }
-        float mx = hmax(s);
-        if (mx > m[i]) {
-          float alpha = wasm_f32x4_extract_lane(vexp(wasm_f32x4_splat(m[i] - mx)), 0);
-          l[i] *= alpha;
-          v128_t av = wasm_f32x4_splat(alpha);
-          for (int d = 0; d < HS; d += 4) wasm_v128_store(O + i * HS + d, wasm_f32x4_mul(wasm_v128_load(O + i * HS + d), av));
-          m[i] = mx;
-        }
-        v128_t p = m[i] == -__builtin_inff() ? wasm_f32x4_splat(0.0f) : vexp(wasm_f32x4_sub(s, wasm_f32x4_splat(m[i])));
-        l[i] += hsum(p);
-        wasm_v128_store(P + 4 * i, p);
-        row_update4(O + i * HS, P + 4 * i, vp, HS);
+        softmax_step8(Sc[i], &m[i], &l[i], O + i * HS, P + 8 * i, HS);
       }
+      pv_4x8(O, P, Vr + kt * 4 * HS, HS);
     }
     for (int i = 0; i < rows; i++) {
       float *dst = out + ((long)(b * TQ + qi[i]) * NH + head[i]) * HS;
@@ -338,4 +454,3 @@ void attn_cached_item(int item, int tid, const int *args) {
     }
   }
 }
-
