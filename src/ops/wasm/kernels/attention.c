@@ -3,10 +3,12 @@
 
 // ---- attention (the contract of AttentionOps.attention / attentionBackward, the math of
 // reference/attention.ts). Flash-style per query head: rows t in quads of 4 against keys in tiles of
-// 4, online softmax, no T×T matrix; the backward recomputes P from lse. A quad visits keys from the
-// first of its rows' segments to its last row (causal and segment skipping); tiles that some pair
-// of the quad cannot see are masked pair by pair. SIMD runs across the 4 keys of a tile (scores)
-// and across head dimensions (updates), so HS must be a multiple of 4 (the caller checks).
+// 4 (K packed as Kt[tile][d][4 keys]), online softmax, no T×T matrix; the backward recomputes P from
+// lse. A quad visits keys from the first of its rows' segments to its last row (causal and segment
+// skipping); tiles that some pair of the quad cannot see are masked pair by pair. The forward and the
+// cached attention work in 4 rows × 8 keys register blocks (scores_4x8, softmax_step8, pv_4x8); the
+// backward in blocks of up to 16 keys, four chains per row. SIMD runs across the keys of a tile
+// (scores) and across head dimensions (updates), so HS must be a multiple of 4 (the caller checks).
 
 /** The quad of rows t0..t0+3 of batch row b: which rows attend, and the key range they need. */
 struct Quad {
