@@ -33,6 +33,7 @@ export const FIELDS = [
   f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
   f('model.recompute', 'bool', false, "activation recomputation: keep only each layer's input and rebuild its activations in the backward (less memory for long contexts, about a third more compute; same gradients)"),
   f('model.passTokens', 'int', 0, "tokens one forward and backward pass may hold (0: a step's whole batch at once): a step is run in passes of whole rows whose gradients add up before its one update (the same gradient; peak activation memory of one pass, for GPUs with little memory)", { min: 0, max: 1e7 }),
+  f('model.trainRows', 'int', 0, "rows a training step's episodes are packed into (0: as many as first-fit needs at the longest episode's length; R: balanced over R rows up to the context's length, fewer padding tokens; for the WASM backend, whose attention skips other segments) (src/rl/pack.ts trainRowLength)", { min: 0, max: 1024 }),
   f('model.loraTargets', 'string', 'q,k,v,o,gate,up,down', 'LoRA target projections, comma-separated (of q, k, v, o, gate, up, down)'),
 
   f('tasks.train', 'string', 'public/tasks/train.jsonl', 'training task file (.jsonl, SWE-bench fields)'),

@@ -40,6 +40,27 @@ export interface PackedRows {
   weightSum: number;
 }
 
+/**
+ * The row length T of a training step's batch. rows 0: the longest episode's length (first-fit then
+ * makes as many rows as it needs; the default). rows R > 0: the episodes balanced over R rows (longest
+ * first into the lightest row) and T that balance's longest row, at most `cap` (the context an episode
+ * can reach) and at least the longest episode: fewer padding tokens for backends whose row-wise ops
+ * pay for padding and whose attention skips other segments (the WASM backend). Episodes of 600, 300,
+ * 300 and 250 tokens: 600 | 300 + 300 | 250 at rows 0 (1,800 tokens), 600 + 250 | 300 + 300 at rows 2
+ * (1,700); on mini's cloning batches (four of 288-1,043 tokens) 1.21 → 1.06 tokens per real token.
+ */
+export function trainRowLength(lengths: readonly number[], rows = 0, cap = Infinity): number {
+  const longest = Math.max(8, ...lengths);
+  if (rows <= 0) return longest;
+  const load = new Array<number>(Math.min(rows, Math.max(1, lengths.length))).fill(0);
+  for (const n of [...lengths].sort((a, b) => b - a)) {
+    let j = 0;
+    for (let i = 1; i < load.length; i++) if (load[i]! < load[j]!) j = i;
+    load[j] = load[j]! + n;
+  }
+  return Math.max(longest, Math.min(cap, Math.max(...load)));
+}
+
 /** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. `contextWeight`
  *  (0..1, default 0) scores the episodes' context tokens at that weight. */
 export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWeight = 0): PackedRows {

@@ -25,7 +25,7 @@ import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { AdamW } from './optimizer.ts';
 import { copyDrills, type DrillPick } from './drills.ts';
-import { packEpisodes, type EpisodeTokens } from './pack.ts';
+import { packEpisodes, trainRowLength, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
 import { cosineWithWarmup } from './schedule.ts';
 import { dapoStep, sftStep, type StepMetrics } from './steps.ts';
@@ -121,7 +121,9 @@ export const newOptimizer = <T extends Tensor>(ctx: PhaseContext<T>, params = tr
 const modelPolicy = <T extends Tensor>(ctx: PhaseContext<T>, seed: number, version: number, temperature = 1) =>
   new ModelPolicy(ctx.model, ctx.tokenizer, { contextTokens: ctx.episodes.contextTokens + ctx.episodes.actionTokens, stopIds: ctx.stopIds, sampling: { temperature }, seed, name: 'model', version });
 
-const rowLength = (eps: readonly EpisodeTokens[]) => Math.max(8, ...eps.map((e) => e.ids.length));
+/** A step's row length: model.trainRows balanced rows, at most the context an episode can reach (pack.ts). */
+const rowLength = (eps: readonly EpisodeTokens[], rows = 0, cap = Infinity) => trainRowLength(eps.map((e) => e.ids.length), rows, cap);
+const rowCap = <T extends Tensor>(ctx: PhaseContext<T>) => ctx.episodes.contextTokens + ctx.episodes.actionTokens;
 
 /** Episodes generated together: agent.rolloutBatch rounded down to whole groups of `group` (at least one). */
 export const rolloutBatch = (cfg: RunConfig, group: number) => group * Math.max(1, Math.floor(cfg.agent.rolloutBatch / group));
@@ -175,7 +177,7 @@ async function supervised<T extends Tensor>(ctx: PhaseContext<T>, phase: string,
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt);
       const t0 = performance.now();
       const lr = cosineWithWarmup(step, total, o.warmup, o.lr);
-      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx)), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
@@ -280,7 +282,7 @@ export async function dapoUpdate<T extends Tensor>(
   model: Transformer<T>,
   opt: AdamW<T>,
   eps: readonly EpisodeTokens[],
-  o: { seed: number; iteration: number; epochs: number; optimizerSteps: number; lr: (step: number) => number; firstStep: number; clip: { epsLow: number; epsHigh: number }; temperature: number; passTokens: number },
+  o: { seed: number; iteration: number; epochs: number; optimizerSteps: number; lr: (step: number) => number; firstStep: number; clip: { epsLow: number; epsHigh: number }; temperature: number; passTokens: number; trainRows?: number; rowCap?: number },
 ): Promise<{ steps: StepMetrics[]; lastLr: number }> {
   const steps: StepMetrics[] = [];
   let lastLr = 0;
@@ -291,7 +293,7 @@ export async function dapoUpdate<T extends Tensor>(
       const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
       if (!mb.some((e) => e.mask.some(Boolean))) continue;
       lastLr = o.lr(o.firstStep + steps.length);
-      steps.push(await dapoStep(model, opt, packEpisodes(mb, rowLength(mb)), lastLr, o.clip, o.temperature, o.passTokens));
+      steps.push(await dapoStep(model, opt, packEpisodes(mb, rowLength(mb, o.trainRows, o.rowCap)), lastLr, o.clip, o.temperature, o.passTokens));
     }
   }
   return { steps, lastLr };
@@ -382,7 +384,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   if (eps.length) {
     const u = await dapoUpdate(ctx.model, opt, eps, {
       seed: cfg.seed, iteration: it, epochs: cfg.dapo.epochs, optimizerSteps: cfg.dapo.optimizerSteps, lr: (step) => dapoLr(cfg, step),
-      firstStep: st.optimizerStep, clip, temperature: cfg.dapo.temperature, passTokens: cfg.model.passTokens,
+      firstStep: st.optimizerStep, clip, temperature: cfg.dapo.temperature, passTokens: cfg.model.passTokens, trainRows: cfg.model.trainRows, rowCap: rowCap(ctx),
     });
     steps.push(...u.steps);
     st.optimizerStep += u.steps.length;
