@@ -236,6 +236,7 @@ describe('wasm attentionCached vs reference', () => {
     ['chunked prefill, GQA 1, rows before position 0', 2, 5, 12, 3, 3, 8, [12, 3]],
     ['prefill of a whole cache, GQA 2', 1, 11, 11, 2, 1, 16, [11]],
     ['prefill of 70 rows into a cache of 200, lengths 70 and 150', 2, 70, 200, 4, 2, 16, [70, 150]],
+    ['chunked prefill, GQA 3, HS 12 (the 4-wide tail of the 4 × 8 blocks), rows before position 0', 2, 6, 30, 6, 2, 12, [30, 4]],
   ];
   const i32 = (data: number[]) => ref.fromArray(Int32Array.from(data), [data.length]);
   for (const [label, B, TQ, S, NH, NKV, HS, len] of cases) {
