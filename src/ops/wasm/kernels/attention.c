@@ -214,8 +214,8 @@ static inline void pv_4x8(float *O, const float *P, const float *V, int HS) {
 /**
  * Forward, one item per (b, h): out (B, T, NH, HS) rows of head h; m and l (B, NH, T): the running
  * max and Σ e^(s − m) of each row (the caller forms lse = m + log l; l = 0 marks a padding row).
- * Keys go in blocks of four tiles (16 keys; the last block of a quad's range may be shorter): one
- * online-softmax step per row and block, the block's scores as four independent chains.
+ * Keys go in blocks of two tiles (8 keys; the last may read the zero tile past T): the quad's scores as a
+ * 4 × 8 register block, one online-softmax step per row and block, P·V as a 4 × 8 block of the output.
  * args: q, k, v, seg, first, run, out, m, l, B, T, NH, NKV, HS, scale bits, scratch base, scratch bytes.
  */
 void attn_fwd_item(int item, int tid, const int *args) {
@@ -269,7 +269,8 @@ void attn_fwd_item(int item, int tid, const int *args) {
  * Backward, one item per (b, kv head hk), over the G query heads of its group: P = exp(scale·q·k −
  * lse), D = Σ dout·out per row, dS = P (dout·v − D); dq = scale Σ_s dS k, dk = Σ_t dS (scale·q),
  * dv = Σ_t P dout. The item owns dk, dv of its kv head (summed over heads g, then t, in order).
- * Keys go in blocks of four tiles as in the forward (scores and dout·v as eight independent chains).
+ * Keys go in blocks of up to four tiles (16 keys), row by row: a row's scores and dout·v as four
+ * independent chains each; dQ as a row update over the block, dK and dV one key at a time.
  * args: q, k, v, out, dout, lse, seg, first, run, dq, dk, dv, B, T, NH, NKV, HS, scale bits, scratch
  * base, scratch bytes.
  */

@@ -1,6 +1,6 @@
 // Shared by the WASM kernels (kernels/*.c, one file per op family, built into one module by
 // scripts/build-wasm.mjs): the entry-point convention, and the f32-lane helpers (exp, horizontal max
-// and sum, the 4-key row update of attention).
+// and sum).
 #pragma once
 #include <wasm_simd128.h>
 
@@ -40,18 +40,4 @@ static inline float hmax(v128_t v) {
 }
 static inline float hsum(v128_t v) {
   return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) + (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
-}
-
-/** R (HS floats) += Σ_c W[c] · X[c·HS …] for the 4 rows of X: one row of P·V (or dS·K), keys in order. */
-static inline void row_update4(float *R, const float *W, const float *X, int HS) {
-  v128_t w0 = wasm_v128_load32_splat(W), w1 = wasm_v128_load32_splat(W + 1);
-  v128_t w2 = wasm_v128_load32_splat(W + 2), w3 = wasm_v128_load32_splat(W + 3);
-  for (int d = 0; d < HS; d += 4) {
-    v128_t o = wasm_v128_load(R + d);
-    o = wasm_f32x4_add(o, wasm_f32x4_mul(w0, wasm_v128_load(X + d)));
-    o = wasm_f32x4_add(o, wasm_f32x4_mul(w1, wasm_v128_load(X + HS + d)));
-    o = wasm_f32x4_add(o, wasm_f32x4_mul(w2, wasm_v128_load(X + 2 * HS + d)));
-    o = wasm_f32x4_add(o, wasm_f32x4_mul(w3, wasm_v128_load(X + 3 * HS + d)));
-    wasm_v128_store(R + d, o);
-  }
 }
