@@ -1,0 +1,69 @@
+// The drills-only stage before cloning (bc.drillSteps, bc.drillStopLoss): its steps come first in the
+// base phase's metrics at a constant rate after warm-up, it ends early once its mean loss over the last
+// 50 steps is below bc.drillStopLoss, a stop asked during it takes effect at its end with a checkpoint at
+// cloning's first step, and the resumed run skips the stage and ends as an uninterrupted one. The nano
+// model on the fast CPU backend, level-0 val tasks in real node sandboxes.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { train } from '../../../src/rl/trainer.ts';
+import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
+import { FileRunStore } from '../../../src/store/fs.node.ts';
+import type { MetricRecord } from '../../../src/store/types.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
+
+const FILE = 'public/tasks/level0/val.jsonl';
+const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
+const base = {
+  'model.preset': 'nano', seed: 4, 'run.phases': 'base', 'tasks.difficulty': 'token', 'agent.editCommand': 'sub', 'agent.viewHints': true,
+  'agent.systemPrompt': 'brief', 'agent.testReport': 'brief', 'agent.contextTokens': 1024, 'agent.actionTokens': 32, 'agent.maxTurns': 3,
+  'reward.lengthThreshold': 2, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.episodes': 3, 'bc.epochs': 1, 'bc.batchEpisodes': 1,
+  'bc.copyDrillPick': 'last', 'rft.warmupSteps': 2, 'eval.samples': 1, 'model.lr': 3e-3,
+} as const;
+
+async function go(over: Record<string, number>, stopAtRow?: number, dir = mkdtempSync(join(tmpdir(), 'webswe-drills-'))) {
+  const store = await FileRunStore.open(dir);
+  let rows = 0;
+  const r = await train(resolveConfig({ ...base, ...over }), {
+    be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4),
+    events: { metrics: (m) => (rows += m.filter((x) => x.phase === 'base' && x.step >= 0).length), shouldStop: () => stopAtRow !== undefined && rows >= stopAtRow },
+  });
+  const metrics = (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values }));
+  return { r, dir, store, metrics, steps: metrics.filter((m) => m.phase === 'base' && m.step >= 0) };
+}
+
+describe('drills-only stage', () => {
+  it('runs its steps first at a constant rate, then cloning; stops early below its loss; a stop inside it resumes to the same end', { timeout: 600_000 }, async () => {
+    const full = await go({ 'bc.drillSteps': 6 });
+    // 6 drill steps (warm-up over 2, then model.lr flat), the row that says so, then 3 cloning steps (cosine).
+    expect(full.steps.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(full.steps.slice(0, 6).map((m) => m.values.lr)).toEqual([1.5e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3]);
+    expect(full.steps[6]!.values.lr).toBeCloseTo(1.5e-3, 9); // cloning's own warm-up
+    expect(full.metrics.find((m) => m.values.drill_stage_steps !== undefined)?.values.drill_stage_steps).toBe(6);
+    // A drill trains one turn: its action tokens are a handful, an expert episode's several times more.
+    expect(Math.max(...full.steps.slice(0, 6).map((m) => m.values.action_tokens!))).toBeLessThan(Math.min(...full.steps.slice(6).map((m) => m.values.action_tokens!)));
+
+    // bc.drillStopLoss above any loss: the stage ends after its first full window of 50 steps.
+    const early = await go({ 'bc.drillSteps': 80, 'bc.drillStopLoss': 100, 'bc.episodes': 1 });
+    expect(early.metrics.find((m) => m.values.drill_stage_steps !== undefined)?.values.drill_stage_steps).toBe(50);
+    expect(early.steps.map((m) => m.step)).toEqual([...Array.from({ length: 50 }, (_, i) => i), 50]);
+
+    // A stop asked at the stage's third step: the stage runs to its end, cloning checkpoints at its first step.
+    const stopped = await go({ 'bc.drillSteps': 6 }, 3);
+    expect(stopped.r.stopped).toBe(true);
+    expect(stopped.steps.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: 0, extra: { sft: true, firstStep: 6 } });
+    const resumed = await go({ 'bc.drillSteps': 6 }, undefined, stopped.dir);
+    expect(resumed.r.resumedFrom).toEqual({ phase: 'base', step: 0 });
+    expect(resumed.metrics).toEqual(full.metrics);
+    expect(readFileSync(join(resumed.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(full.dir, 'weights', 'base', 'model.safetensors')));
+  });
+
+  it('names the setting to change when the stage cannot run', () => {
+    expect(() => resolveConfig({ 'bc.drillStopLoss': 0.2 })).toThrow(/bc.drillSteps is 0 \(no stage\): set bc.drillSteps above 0/);
+    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or bc.drillSteps=0/);
+  });
+});
