@@ -107,11 +107,15 @@ const MICRO_RETRY: Record<string, ConfigValue> = { ...MICRO_GUESS, 'agent.retryF
  * - the worker sandbox (the browser's, in one confined node process per episode) with a 250 ms CPU limit on
  *   a test run (a level-0 run takes 2-36 ms): ~2× less time in the sandbox than a node process per run at 1 s;
  * - a step's episodes balanced over two rows (model.trainRows, pack.ts): the same math, fewer padding tokens
- *   (cloning batches 1.21 → 1.06 row tokens per real token; a step of real lengths 204 → 183 ms on the WASM backend).
+ *   (cloning batches 1.21 → 1.06 row tokens per real token; a step of real lengths 204 → 183 ms on the WASM backend);
+ * - 1,000 steps of copy drills alone before cloning (bc.drillSteps, ~70 s): without them the copy formed in the
+ *   mix's loss drop at step ~800 or ~1,000 or, on seed 2, never (test base 8.6 %); with them it formed on three val
+ *   seeds of three (base 61.6, 66.3, 50.3 %; E114), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E115).
  */
 const MICRO: Record<string, ConfigValue> = {
   ...MICRO_RETRY,
   'model.trainRows': 2,
+  'bc.drillSteps': 1000,
   'agent.sandbox': 'worker',
   'agent.commandTimeoutMs': 250,
   'bc.daggerRounds': 0,
@@ -135,13 +139,14 @@ const MINI: Record<string, ConfigValue> = {
   'model.preset': 'mini',
   'model.lr': 2e-3,
   'bc.copyDrills': 4000,
+  'bc.drillSteps': 0, // mini as measured (E107–E109): its 4,000 mixed drills form the copy without the stage
   'rft.lr': 4e-4,
   'dapo.lr': 1.2e-4,
 };
 
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
   micro: {
-    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (cloning, copy drills) → RFT → DAPO at temperature 1; CPU-only machines, 17-25 minutes on two cores (WASM backend)',
+    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (copy drills alone, then cloning with drills) → RFT → DAPO at temperature 1; CPU-only machines, 11-16 minutes on two cores (WASM backend)',
     overrides: MICRO,
   },
   mini: {
