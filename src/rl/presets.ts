@@ -110,7 +110,7 @@ const MICRO_RETRY: Record<string, ConfigValue> = { ...MICRO_GUESS, 'agent.retryF
  *   (cloning batches 1.21 → 1.06 row tokens per real token; a step of real lengths 204 → 183 ms on the WASM backend);
  * - 1,000 steps of copy drills alone before cloning (bc.drillSteps, ~70 s): without them the copy formed in the
  *   mix's loss drop at step ~800 or ~1,000 or, on seed 2, never (test base 8.6 %); with them it formed on three val
- *   seeds of three (base 61.6, 66.3, 50.3 %; E114), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E115).
+ *   seeds of three (base 61.6, 66.3, 50.3 %; E115), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E117).
  */
 const MICRO: Record<string, ConfigValue> = {
   ...MICRO_RETRY,
