@@ -225,9 +225,10 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const tasksById = new Map(ctx.train.map((t) => [t.instance_id, t]));
   // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden drop of the loss
   // whose step varies with the seed, and under the mix's cosine decay it may not come at all (micro's
-  // cloning loss fell at step ~800 on one seed, ~1,000 on another, never in 1,500 steps on a third). Alone and
-  // at a constant rate the drills give it every step; with bc.drillStopLoss the stage ends once their mean
-  // loss over the last `drillStopWindow` steps is below it. The stage is short (micro: ~50 ms a step) and
+  // cloning loss fell at step ~800 on one seed, ~1,000 on another, never in 1,500 steps on a third). The stage
+  // alone shows no drop (its loss falls gradually, E114), but after 1,000 of its steps the mix's drop came within
+  // ~300 steps on two seeds and by ~1,000 on the third (E115). With bc.drillStopLoss the stage ends once its mean
+  // loss over the last `drillStopWindow` steps is below it (no preset uses it yet). The stage is short (micro: ~70 ms a step) and
   // writes no checkpoint: a stop asked during it takes effect at its end, where cloning's first step
   // checkpoints; a resumed base phase skips it (its weights are in the checkpoint, its length in firstStep).
   let first = ctx.resume?.phase === 'base' ? (ctx.resume.firstStep ?? 0) : 0;
