@@ -10,6 +10,7 @@ import { resolveConfig } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { OpenedBackend } from './backend.ts';
+import type { TaskSelection } from '../src/tasks/select.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate } from './trainer.api.ts';
 
@@ -26,7 +27,8 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   const G = Math.max(1, cfg.agent.rolloutBatch), D = 8;
   const [prefill, decode] = await benchGenerate(b, model, { G, P: 100, D });
   const genTokensPerS = (G * D) / ((prefill!.ms + decode!.ms) / 1000);
-  const [task] = await loadTasks(cfg.tasks.test, 1, cfg.tasks.difficulty);
+  const tests = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
+  const task = tests[0];
   const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs });
   let testRunS = 0;
   try {
@@ -38,5 +40,5 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
     await sb.dispose();
   }
   const rates = { trainTokensPerS: train.tokens_per_s, genTokensPerS, testRunS };
-  return { ...estimateRun(cfg, rates), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
+  return { ...estimateRun(cfg, rates, tests.length), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
 }

@@ -22,7 +22,7 @@ export interface DeviceRates {
 export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
 
 export interface EstimatePart {
-  /** What is done: expert episodes, cloning updates, DAgger roll-ins, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
+  /** What is done: expert episodes, copy drills, cloning updates, DAgger roll-ins, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
   name: string;
   /** The pipeline phase it belongs to (base, rft, dapo); evaluations belong to the phase they evaluate. */
   phase: string;
@@ -37,6 +37,10 @@ export interface RunEstimate {
 
 /** Tokens of an expert episode on level 0 (prompt, file view, four short turns). */
 const EXPERT_EPISODE_TOKENS = 380;
+/** Tokens of a copy drill: an expert episode cut after its view, and one `sub` turn. */
+const DRILL_TOKENS = 300;
+/** Held-out tasks priced where the config keeps every test task (tasks.maxTest 0) and the caller did not count them. */
+const TEST_TASKS_UNKNOWN = 48;
 /** Tokens of a policy episode, which mostly runs to the turn limit. */
 const POLICY_TOKENS_PER_TURN = 100;
 /** Action tokens the policy writes a turn (one short command). */
@@ -52,8 +56,9 @@ const DAPO_ROUNDS = 2.1;
 /** Share of RFT episodes that pass (the base's pass rate on training tasks). */
 const RFT_KEPT = 0.07;
 
-/** The estimate of a resolved config at measured device rates. */
-export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
+/** The estimate of a resolved config at measured device rates; `testTasks`: the held-out tasks the
+ *  evaluations will play (after tasks.maxTest), where the caller has counted them. */
+export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number): RunEstimate {
   const phases = cfg.run.phases.split(',').map((s) => s.trim());
   const turns = cfg.agent.maxTurns;
   const testsPerEpisode = turns / 2 + 1;
@@ -61,14 +66,15 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates): RunEstimate {
   const episodeS = (turns * ACTION_TOKENS_PER_TURN) / r.genTokensPerS + SANDBOX_EXPOSED * testsPerEpisode * r.testRunS;
   const trainS = (tokens: number) => tokens / r.trainTokensPerS;
   const parts: EstimatePart[] = [];
-  const evalS = (cfg.tasks.maxTest || 48) * cfg.eval.samples * episodeS;
+  const evalS = (testTasks ?? (cfg.tasks.maxTest || TEST_TASKS_UNKNOWN)) * cfg.eval.samples * episodeS;
   if (phases.includes('base')) {
     const n = cfg.bc.episodes, rounds = cfg.bc.daggerRounds;
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
+    if (cfg.bc.drillSteps > 0) parts.push({ name: 'copy drills', phase: 'base', seconds: trainS(cfg.bc.drillSteps * cfg.bc.batchEpisodes * DRILL_TOKENS) });
     // DAgger round i clones again over the aggregate: the expert's n episodes and i rounds of roll-ins.
     let cloned = n * cfg.bc.epochs;
     for (let i = 1; i <= rounds; i++) cloned += (n + i * cfg.bc.daggerEpisodes) * cfg.bc.daggerEpochs;
-    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(cloned * EXPERT_EPISODE_TOKENS) });
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(cloned * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) });
     if (rounds > 0) parts.push({ name: 'DAgger roll-ins', phase: 'base', seconds: rounds * cfg.bc.daggerEpisodes * episodeS });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
@@ -106,7 +112,7 @@ export function partOf(e: RunEstimate, p: { phase: string; stage: string; done: 
   const named: Record<string, string> = { base: 'base', rft: 'RFT', dapo: 'DAPO' };
   let name: string | undefined, fraction = f;
   if (p.stage === 'eval') name = `evaluation of ${named[phase] ?? phase}`;
-  else if (phase === 'base') name = p.stage === 'expert episodes' ? 'expert episodes' : /^DAgger/.test(p.stage) ? 'DAgger roll-ins' : 'cloning updates';
+  else if (phase === 'base') name = p.stage === 'expert episodes' || p.stage === 'copy drills' ? p.stage : /^DAgger/.test(p.stage) ? 'DAgger roll-ins' : 'cloning updates';
   else if (phase === 'rft') name = p.stage === 'rollouts' ? 'RFT rollouts' : 'RFT updates';
   else if (phase === 'dapo') {
     name = 'DAPO';

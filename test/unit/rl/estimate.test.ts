@@ -60,4 +60,22 @@ describe('estimateRun', () => {
     // Too little seen yet: no figure.
     expect(runTimeLeft(e, { atMs: 0, workS: w0 }, { atMs: 5000, workS: w0 + 1 })).toBeNull();
   });
+
+  it('prices the present micro: its drills-only stage, the drills in its cloning, and every held-out task it evaluates', () => {
+    const cfg = resolveConfig(RUN_PRESETS.micro!.overrides);
+    const e = estimateRun(cfg, RATES, 444);
+    expect(e.parts.map((p) => p.name).slice(0, 3)).toEqual(['expert episodes', 'copy drills', 'cloning updates']);
+    // 1,000 steps of 4 drills of ~300 tokens at the calibration's training rate.
+    expect(e.parts[1]!.seconds).toBeCloseTo((1000 * 4 * 300) / RATES.trainTokensPerS, 6);
+    // Cloning prices the 2,000 mixed drills too: more than the expert episodes alone.
+    const noDrills = estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { 'bc.copyDrills': 0 }), RATES, 444);
+    expect(e.parts[2]!.seconds).toBeGreaterThan(noDrills.parts[2]!.seconds * 2);
+    // tasks.maxTest 0 keeps every test task: the caller's count prices the evaluations (48 when it has none).
+    const evalOf = (x: typeof e) => x.parts.find((p) => p.name === 'evaluation of base')!.seconds;
+    expect(evalOf(e) / evalOf(estimateRun(cfg, RATES))).toBeCloseTo(444 / 48, 6);
+    // A report of the drills stage sits between the expert episodes and cloning.
+    const at = (stage: string, done: number) => workDone(e, partOf(e, { phase: 'base', stage, done, total: 1000 }, 10)!);
+    expect(at('copy drills', 0)).toBeGreaterThan(at('expert episodes', 999));
+    expect(at('update', 0)).toBeGreaterThan(at('copy drills', 999));
+  });
 });
