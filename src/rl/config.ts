@@ -78,8 +78,7 @@ export const FIELDS = [
   f('bc.contextLoss', 'number', 0, "weight of a language-model loss on the environment's text (the issue, every observation: the files viewed, the test reports) beside the action tokens' in behaviour cloning and DAgger; a from-scratch model that is trained on its ~40 action tokens alone sees ~10× fewer targets an episode and never models the code it must copy from (0: action tokens only)", { min: 0, max: 1 }),
   f('bc.copyDrills', 'int', 0, "copy drills mixed into behaviour cloning: an expert episode cut after its view, then `sub X Y` with X drawn uniformly from the operators and numbers that occur once in the viewed file, so that only reading the file predicts it (src/rl/drills.ts; agent.editCommand sub)", { min: 0, max: 1e6 }),
   f('bc.copyDrillPick', 'string', 'uniform', "which candidate a copy drill names: uniform (any once-occurring operator or number of the viewed file), or the first or last of them as agent.viewHints lists them (the one answer a guess in bc.expertGuessOrder list or last copies)", { choices: ['uniform', 'first', 'last'] }),
-  f('bc.drillSteps', 'int', 0, "a drills-only stage before behaviour cloning: at most N steps of bc.batchEpisodes copy drills (bc.copyDrillPick) at model.lr, constant after warm-up, so the copy a `sub` needs forms before the episodes' own lessons; a seed that forms it late is given the steps it needs (0: no stage)", { min: 0, max: 1e6 }),
-  f('bc.drillStopLoss', 'number', 0, 'ends the drills-only stage (bc.drillSteps) once the mean loss of its last 50 steps is below this: the copy has formed (0: run every step)', { min: 0, max: 100 }),
+  f('bc.drillSteps', 'int', 0, "a drills-only stage before behaviour cloning: N steps of bc.batchEpisodes copy drills (bc.copyDrillPick) at model.lr, constant after warm-up, so that the copy a `sub` needs forms on every seed, not only on those whose cloning happens to reach it (0: no stage)", { min: 0, max: 1e6 }),
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
 
   f('bc.daggerRounds', 'int', 0, 'DAgger rounds after cloning: the model plays the first turns of training episodes, the state expert takes over from wherever it got (its recovery is trained, the model turns are not), and cloning continues on the aggregate', { min: 0, max: 100 }),
@@ -231,9 +230,6 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   }
   if (n('bc.drillSteps') > 0 && c.get('agent.editCommand') !== 'sub') {
     throw new ConfigError(`bc.drillSteps drills the one-token \`sub\` command, but agent.editCommand is ${String(c.get('agent.editCommand'))}: set agent.editCommand=sub or bc.drillSteps=0`);
-  }
-  if (n('bc.drillStopLoss') > 0 && n('bc.drillSteps') <= 0) {
-    throw new ConfigError('bc.drillStopLoss ends the drills-only stage, but bc.drillSteps is 0 (no stage): set bc.drillSteps above 0 or bc.drillStopLoss=0');
   }
   if (c.get('agent.retryFixes') === true && c.get('agent.triedHints') !== true) {
     throw new ConfigError('agent.retryFixes keeps a candidate on the not-yet-tried list, which only agent.triedHints shows: set agent.triedHints=true or agent.retryFixes=false');

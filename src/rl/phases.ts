@@ -58,7 +58,7 @@ export interface PhaseContext<T extends Tensor> {
    *  from the run (not played again) and its steps before `step` are skipped, with AdamW as it was. */
   resume?: SftResume;
   /** A mid-phase checkpoint of a supervised phase: the weights now, the next step, AdamW's state. */
-  checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>, firstStep?: number): Promise<void>;
+  checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
   /** A shared run: DAPO's rounds are played by contributors and verified here (src/dist/learner.ts). */
@@ -93,8 +93,6 @@ export interface SftResume {
   step: number;
   optimizerStep: number;
   adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
-  /** The metric step of the call's first step (base: after the drills-only stage, which a resume skips). */
-  firstStep?: number;
 }
 
 /**
@@ -154,20 +152,23 @@ async function supervised<T extends Tensor>(
   ctx: PhaseContext<T>,
   phase: string,
   eps: EpisodeTokens[],
-  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number; stage?: string; constantLr?: boolean; ignoreStop?: boolean; stopBelow?: { loss: number; window: number } },
+  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number; stage?: string; constantLr?: boolean },
 ): Promise<number> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
   const first = o.firstStep ?? 0;
-  const resume = o.checkpoint && ctx.resume?.phase === o.checkpoint ? ctx.resume : undefined;
+  // The phase's steps are numbered on across its calls (base: the drills-only stage, then cloning from
+  // firstStep), and so are its checkpoints: a checkpoint past this call's steps means it had finished.
+  const at = o.checkpoint && ctx.resume?.phase === o.checkpoint ? ctx.resume.step - first : -1;
+  if (at >= total) return first + total;
+  const resume = at >= 0 ? { ...ctx.resume!, step: at } : undefined;
   if (resume?.adam) {
     for (const [n, m] of opt.m) ctx.be.free(m), opt.m.set(n, ctx.be.fromArray(resume.adam.m.get(n)!, m.shape, `adam.m:${n}`));
     for (const [n, v] of opt.v) ctx.be.free(v), opt.v.set(n, ctx.be.fromArray(resume.adam.v.get(n)!, v.shape, `adam.v:${n}`));
   }
   if (resume) opt.step = resume.optimizerStep;
   const every = ctx.cfg.run.checkpointSteps;
-  const recent: number[] = []; // the last stopBelow.window losses
   let step = 0;
   for (let e = 0; e < o.epochs; e++) {
     const order = new Rng(seedFor(o.seed, phase, 'epoch', e)).shuffle(eps.map((_, i) => i));
@@ -178,11 +179,11 @@ async function supervised<T extends Tensor>(
         step++; // done before the checkpoint
         continue;
       }
-      if (!o.ignoreStop && ctx.shouldStop()) {
-        if (o.checkpoint) await ctx.checkpointSft?.(o.checkpoint, step, opt, first);
+      if (ctx.shouldStop()) {
+        if (o.checkpoint) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
         return first + step;
       }
-      if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, step, opt, first);
+      if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
       const t0 = performance.now();
       const lr = o.constantLr ? o.lr * Math.min(1, (step + 1) / Math.max(1, o.warmup)) : cosineWithWarmup(step, total, o.warmup, o.lr);
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx)), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
@@ -190,18 +191,10 @@ async function supervised<T extends Tensor>(
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
       ctx.progress({ phase, stage: o.stage ?? 'update', done: ++step, total });
-      if (o.stopBelow) {
-        recent.push(m.loss);
-        if (recent.length > o.stopBelow.window) recent.shift();
-        if (recent.length === o.stopBelow.window && recent.reduce((a, x) => a + x, 0) / recent.length < o.stopBelow.loss) return first + step;
-      }
     }
   }
   return first + step;
 }
-
-/** The drills-only stage's stopping window (bc.drillStopLoss): 50 steps of 4 drills, ~200 fresh examples. */
-const drillStopWindow = 50;
 
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
 export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
@@ -227,18 +220,16 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   // whose step varies with the seed, and under the mix's cosine decay it may not come at all (micro's
   // cloning loss fell at step ~800 on one seed, ~1,000 on another, never in 1,500 steps on a third). The stage
   // alone shows no drop (its loss falls gradually, E114), but after 1,000 of its steps the mix's drop came within
-  // ~300 steps on two seeds and by ~1,000 on the third (E115). With bc.drillStopLoss the stage ends once its mean
-  // loss over the last `drillStopWindow` steps is below it (no preset uses it yet). The stage is short (micro: ~70 ms a step) and
-  // writes no checkpoint: a stop asked during it takes effect at its end, where cloning's first step
-  // checkpoints; a resumed base phase skips it (its weights are in the checkpoint, its length in firstStep).
-  let first = ctx.resume?.phase === 'base' ? (ctx.resume.firstStep ?? 0) : 0;
-  if (cfg.bc.drillSteps > 0 && ctx.resume?.phase !== 'base') {
-    const stage = copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes);
-    first = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), stage: 'copy drills', constantLr: true, ignoreStop: true, stopBelow: cfg.bc.drillStopLoss > 0 ? { loss: cfg.bc.drillStopLoss, window: drillStopWindow } : undefined });
-    await ctx.log([{ phase: 'base', step: -1, values: { drill_stage_steps: first } }]);
+  // ~300 steps on two seeds and by ~1,000 on the third (E115). A constant rate after warm-up; its steps are the
+  // base phase's first (cloning's are numbered on from bc.drillSteps), checkpointed and resumed like cloning's.
+  const drillSteps = cfg.bc.drillSteps;
+  if (drillSteps > 0) {
+    const stage = copyDrills(ts, tasksById, ctx.tokenizer, drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes);
+    const done = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true });
+    if (done < drillSteps) return; // stopped inside the stage, its checkpoint written (a stop after its last step: cloning's first checkpoints)
   }
   const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes) : [];
-  let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, firstStep: first, checkpoint: 'base', contextWeight });
+  let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', contextWeight });
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {

@@ -180,7 +180,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     shouldStop: stop,
     // Mid-phase checkpoints of cloning and RFT: the weights, the next step, AdamW's state.
     ...(env.share ? { rollouts: env.share } : {}),
-    checkpointSft: (phase, step, opt, firstStep) => checkpoint({ phase, step, done: state.done, metricsCount, optimizerStep: opt.step, extra: { sft: true, ...(firstStep ? { firstStep } : {}) } }, opt),
+    checkpointSft: (phase, step, opt) => checkpoint({ phase, step, done: state.done, metricsCount, optimizerStep: opt.step, extra: { sft: true } }, opt),
   });
   /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
    *  transformers loads as it is) and the adapters beside them (what a resume continues from). */
@@ -220,7 +220,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     playing = phase === 'base' ? 'expert' : phase;
     // Cloning and RFT resume inside the phase when their checkpoint was written there (extra.sft).
     ctx.resume = state.phase === phase && state.extra.sft && ck && (phase === 'base' || phase === 'rft')
-      ? { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}), ...(typeof state.extra.firstStep === 'number' ? { firstStep: state.extra.firstStep } : {}) }
+      ? { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}) }
       : undefined;
     // Base: clone the scripted expert (from-scratch presets); with bc.episodes 0 (the pretrained
     // presets) the base phase only evaluates the model as it came.

@@ -1,8 +1,7 @@
-// The drills-only stage before cloning (bc.drillSteps, bc.drillStopLoss): its steps come first in the
-// base phase's metrics at a constant rate after warm-up, it ends early once its mean loss over the last
-// 50 steps is below bc.drillStopLoss, a stop asked during it takes effect at its end with a checkpoint at
-// cloning's first step, and the resumed run skips the stage and ends as an uninterrupted one. The nano
-// model on the fast CPU backend, level-0 val tasks in real node sandboxes.
+// The drills-only stage before cloning (bc.drillSteps): its steps come first in the base phase's metrics
+// at a constant rate after warm-up, cloning's are numbered on after them; a stop inside the stage, or at
+// cloning's first step, writes a checkpoint, and the resumed run ends as an uninterrupted one (the same
+// metrics, the same weights). The nano model on the fast CPU backend, level-0 val tasks in real node sandboxes.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,34 +35,33 @@ async function go(over: Record<string, number>, stopAtRow?: number, dir = mkdtem
 }
 
 describe('drills-only stage', () => {
-  it('runs its steps first at a constant rate, then cloning; stops early below its loss; a stop inside it resumes to the same end', { timeout: 600_000 }, async () => {
+  it('runs its steps first at a constant rate, then cloning; a stop inside it or at its end resumes to the same end', { timeout: 600_000 }, async () => {
     const full = await go({ 'bc.drillSteps': 6 });
-    // 6 drill steps (warm-up over 2, then model.lr flat), the row that says so, then 3 cloning steps (cosine).
+    // 6 drill steps (warm-up over 2, then model.lr flat), then 3 cloning steps (cosine, its own warm-up).
     expect(full.steps.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(full.steps.slice(0, 6).map((m) => m.values.lr)).toEqual([1.5e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3]);
-    expect(full.steps[6]!.values.lr).toBeCloseTo(1.5e-3, 9); // cloning's own warm-up
-    expect(full.metrics.find((m) => m.values.drill_stage_steps !== undefined)?.values.drill_stage_steps).toBe(6);
+    expect(full.steps[6]!.values.lr).toBeCloseTo(1.5e-3, 9);
     // A drill trains one turn: its action tokens are a handful, an expert episode's several times more.
     expect(Math.max(...full.steps.slice(0, 6).map((m) => m.values.action_tokens!))).toBeLessThan(Math.min(...full.steps.slice(6).map((m) => m.values.action_tokens!)));
 
-    // bc.drillStopLoss above any loss: the stage ends after its first full window of 50 steps.
-    const early = await go({ 'bc.drillSteps': 80, 'bc.drillStopLoss': 100, 'bc.episodes': 1 });
-    expect(early.metrics.find((m) => m.values.drill_stage_steps !== undefined)?.values.drill_stage_steps).toBe(50);
-    expect(early.steps.map((m) => m.step)).toEqual([...Array.from({ length: 50 }, (_, i) => i), 50]);
-
-    // A stop asked at the stage's third step: the stage runs to its end, cloning checkpoints at its first step.
-    const stopped = await go({ 'bc.drillSteps': 6 }, 3);
-    expect(stopped.r.stopped).toBe(true);
-    expect(stopped.steps.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: 0, extra: { sft: true, firstStep: 6 } });
-    const resumed = await go({ 'bc.drillSteps': 6 }, undefined, stopped.dir);
-    expect(resumed.r.resumedFrom).toEqual({ phase: 'base', step: 0 });
-    expect(resumed.metrics).toEqual(full.metrics);
-    expect(readFileSync(join(resumed.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(full.dir, 'weights', 'base', 'model.safetensors')));
+    // Stopped after the stage's third step, and again after the stage's last one (before cloning's first).
+    for (const stopAt of [3, 6]) {
+      const stopped = await go({ 'bc.drillSteps': 6 }, stopAt);
+      expect(stopped.r.stopped).toBe(true);
+      expect(stopped.steps.map((m) => m.step)).toEqual(Array.from({ length: stopAt }, (_, i) => i));
+      expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: stopAt, optimizerStep: stopAt === 6 ? 0 : stopAt, extra: { sft: true } });
+      const resumed = await go({ 'bc.drillSteps': 6 }, undefined, stopped.dir);
+      expect(resumed.r.resumedFrom).toEqual({ phase: 'base', step: stopAt });
+      expect(resumed.metrics, `stopped at ${stopAt}`).toEqual(full.metrics);
+      expect(readFileSync(join(resumed.dir, 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(full.dir, 'weights', 'base', 'model.safetensors')));
+    }
+    // And inside cloning after the stage: its checkpoint's step counts the stage's steps too.
+    const late = await go({ 'bc.drillSteps': 6 }, 8);
+    expect((await late.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: 8, optimizerStep: 2 });
+    expect((await go({ 'bc.drillSteps': 6 }, undefined, late.dir)).metrics).toEqual(full.metrics);
   });
 
   it('names the setting to change when the stage cannot run', () => {
-    expect(() => resolveConfig({ 'bc.drillStopLoss': 0.2 })).toThrow(/bc.drillSteps is 0 \(no stage\): set bc.drillSteps above 0/);
     expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or bc.drillSteps=0/);
   });
 });
