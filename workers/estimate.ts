@@ -6,7 +6,7 @@
 import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
 import { benchGenerate, benchTrain } from '../src/bench/model.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
-import { resolveConfig } from '../src/rl/config.ts';
+import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { OpenedBackend } from './backend.ts';
@@ -14,11 +14,11 @@ import type { TaskSelection } from '../src/tasks/select.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate } from './trainer.api.ts';
 
-export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice) => Promise<OpenedBackend>): Promise<DeviceEstimate> {
+export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice) => Promise<OpenedBackend>, overrides: Record<string, ConfigValue> = {}): Promise<DeviceEstimate> {
   const t0 = performance.now();
   const run = RUN_PRESETS[preset];
   if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
-  const cfg = resolveConfig(run.overrides, BROWSER_DEFAULTS);
+  const cfg = resolveConfig(run.overrides, { ...BROWSER_DEFAULTS, ...overrides });
   const model = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
   if (!model) throw new Error(`the run preset "${preset}" starts from a pretrained model; only from-scratch presets are estimated`);
   const be = await open(choice);

@@ -151,7 +151,7 @@ export interface TrainerApi {
   provideSandbox(kind: PageSandboxKind, provider: PageSandboxProvider): Promise<void>;
   /** How long a run of `preset` would take here: a few seconds of measurement on the backend `backend`
    *  would open and in the worker sandbox, priced over the preset's config (workers/estimate.ts). */
-  estimateRun(preset: string, backend: BackendChoice): Promise<DeviceEstimate>;
+  estimateRun(preset: string, backend: BackendChoice, overrides?: Record<string, ConfigValue>): Promise<DeviceEstimate>;
   /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
   /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */

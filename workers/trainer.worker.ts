@@ -44,7 +44,7 @@ const api: WorkerApi = {
   },
   ...runManager((choice) => openBackend(choice, context)),
   memoryBudget: (choice) => memoryBudget(choice, context),
-  estimateRun: (preset, choice) => estimateOnDevice(preset, choice, (c) => openBackend(c, context)),
+  estimateRun: (preset, choice, overrides) => estimateOnDevice(preset, choice, (c) => openBackend(c, context), overrides),
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),
   ...modelApi(context),
