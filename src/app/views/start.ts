@@ -12,8 +12,8 @@ import type { ConfigValue } from '../../rl/config.ts';
 /** The run the first screen starts: the preset the learning work established (src/rl/presets.ts)… */
 export const START_PRESET = 'micro';
 /** …evaluated on two held-out tasks a function (192 of the 444 the CLI's table uses): each evaluation
- *  ~2 minutes sooner on two cores, so the pass rate is seen rising within about 10 minutes. The training is
- *  the preset's, step for step; the readings are noisier (the std grows as 1/√N). */
+ *  ~2 minutes sooner on two cores (RFT's reading at 13 minutes instead of ~16; README, "In the app"). The
+ *  training is the preset's, step for step; the readings are noisier (the std grows as 1/√N). */
 export const START_OVERRIDES: Readonly<Record<string, ConfigValue>> = Object.freeze({ 'tasks.maxTest': 192 });
 
 export function renderStart(root: HTMLElement): () => void {
