@@ -27,7 +27,7 @@ import { AdamW } from './optimizer.ts';
 import { copyDrills, type DrillPick } from './drills.ts';
 import { packEpisodes, trainRowLength, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
-import { cosineWithWarmup } from './schedule.ts';
+import { constantWithWarmup, cosineWithWarmup } from './schedule.ts';
 import { dapoStep, sftStep, type StepMetrics } from './steps.ts';
 
 export interface Progress {
@@ -185,7 +185,7 @@ async function supervised<T extends Tensor>(
       }
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
       const t0 = performance.now();
-      const lr = o.constantLr ? o.lr * Math.min(1, (step + 1) / Math.max(1, o.warmup)) : cosineWithWarmup(step, total, o.warmup, o.lr);
+      const lr = o.constantLr ? constantWithWarmup(step, o.warmup, o.lr) : cosineWithWarmup(step, total, o.warmup, o.lr);
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx)), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
@@ -282,7 +282,7 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
 /** The DAPO learning rate at optimiser step `step` (0-based, counted over the whole phase): linear
  *  warm-up over dapo.warmupSteps, then dapo.lr. AdamW's first updates are about lr × sign(g) for every
  *  weight, whatever its gradient: without warm-up a rate that moves the policy at all wrecks it at once. */
-export const dapoLr = (cfg: RunConfig, step: number): number => cfg.dapo.lr * Math.min(1, (step + 1) / Math.max(1, cfg.dapo.warmupSteps));
+export const dapoLr = (cfg: RunConfig, step: number): number => constantWithWarmup(step, cfg.dapo.warmupSteps, cfg.dapo.lr);
 
 export interface DapoState {
   iteration: number;

@@ -117,7 +117,7 @@ const MICRO: Record<string, ConfigValue> = {
   'model.trainRows': 2,
   'bc.drillSteps': 1000,
   // Every held-out token task of the test split (444 tasks of 96 functions), not two a function: the bar is
-  // twice the std of K readings of pass@1, which shrinks as 1/√N (192 → 444 tasks: ×0.66); ~+1.5 min an evaluation.
+  // twice the std of K readings of pass@1, which shrinks as 1/√N (192 → 444 tasks: ×0.66); an evaluation ~3.3 min instead of ~1.2 here.
   'tasks.maxTest': 0,
   'agent.sandbox': 'worker',
   'agent.commandTimeoutMs': 250,

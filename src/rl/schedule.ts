@@ -7,3 +7,8 @@ export function cosineWithWarmup(step: number, totalSteps: number, warmupSteps: 
   const progress = Math.min(1, (step - warmupSteps) / decaySteps);
   return 0.5 * peak * (1 + Math.cos(Math.PI * progress));
 }
+
+/** Linear warm-up over `warmupSteps`, then `peak` held (DAPO's rate; the drills-only stage of cloning). */
+export function constantWithWarmup(step: number, warmupSteps: number, peak: number): number {
+  return peak * Math.min(1, (step + 1) / Math.max(1, warmupSteps));
+}
