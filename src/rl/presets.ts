@@ -110,7 +110,10 @@ const MICRO_RETRY: Record<string, ConfigValue> = { ...MICRO_GUESS, 'agent.retryF
  *   (cloning batches 1.21 → 1.06 row tokens per real token; a step of real lengths 204 → 183 ms on the WASM backend);
  * - 1,000 steps of copy drills alone before cloning (bc.drillSteps, ~70 s): without them the copy formed in the
  *   mix's loss drop at step ~800 or ~1,000 or, on seed 2, never (test base 8.6 %); with them it formed on three val
- *   seeds of three (base 61.6, 66.3, 50.3 %; E115), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E117).
+ *   seeds of three (base 61.6, 66.3, 50.3 %; E115), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E117);
+ * - 20 DAPO iterations, not 10 (~3 min more): from each test seed's RFT weights, on val, DAPO gained +0.8, +9.4, +5.3
+ *   with 20 where 10 gained −1.2 and +5.4 on the two seeds run both ways (E124–E125): its step (approx. KL ~10⁻⁴ an
+ *   iteration) is small, and more iterations of it move the policy further where a larger rate did not (E85).
  */
 const MICRO: Record<string, ConfigValue> = {
   ...MICRO_RETRY,
@@ -125,6 +128,7 @@ const MICRO: Record<string, ConfigValue> = {
   'rft.temperature': 1,
   'dapo.temperature': 1,
   'eval.temperature': 1,
+  'dapo.iterations': 20,
 };
 
 /**
@@ -144,13 +148,14 @@ const MINI: Record<string, ConfigValue> = {
   'bc.copyDrills': 4000,
   'bc.drillSteps': 0, // mini as measured (E107–E109): its 4,000 mixed drills form the copy without the stage
   'tasks.maxTest': 192, // and its evaluations as measured (a mini run is already ~32 minutes)
+  'dapo.iterations': 10, // and its DAPO
   'rft.lr': 4e-4,
   'dapo.lr': 1.2e-4,
 };
 
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
   micro: {
-    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (copy drills alone, then cloning with drills) → RFT → DAPO at temperature 1; CPU-only machines, 18-23 minutes on two cores (WASM backend)',
+    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (copy drills alone, then cloning with drills) → RFT → DAPO at temperature 1; CPU-only machines, 21-27 minutes on two cores (WASM backend)',
     overrides: MICRO,
   },
   mini: {
