@@ -148,7 +148,8 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
         else if (kind === 'malformed') payload = utf8Encode('{"format":"webswe-result","trajectories":[');
         else if (kind === 'other_seed') payload = json({ ...otherSeed.get(item.item)!, attempt: item.attempt });
         else if (kind === 'replay') {
-          // An earlier honest result sent again (the first one any contributor sent: long since verified).
+          // An earlier honest result sent again on this contributor's subject (the first one any contributor
+          // sent: verified already, or still in line, where the original, arrived first, wins).
           if (!sent.length) {
             w.nak();
             await new Promise((r) => setTimeout(r, 200));

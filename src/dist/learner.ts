@@ -125,20 +125,27 @@ export class SharedRollouts implements RemoteRollouts {
       }
     };
     // Results are verified a few at a time: their replays' sandbox work overlaps, while the forward passes
-    // take turns at the backend (one gate). An item being verified is not reissued; if two results for it
-    // are verified at once, the first to pass wins and the other counts as a duplicate.
-    const verifying = new Set<string>();
+    // take turns at the backend (one gate). An item being verified is not reissued. Results for one item
+    // are verified one at a time in the order they arrived, so the first to arrive that passes wins and a
+    // later copy (another contributor replaying it on its own subject) is a duplicate, however the
+    // verifications' timing falls: `verifying` maps an item to the last verification in its line.
+    const verifying = new Map<string, Promise<void>>();
     const gate = oneAtATime();
     const handle = async (r: IncomingResult): Promise<void> => {
       let id: string | undefined;
+      let turn: Promise<void> | undefined;
+      let release = () => {};
       try {
         const msg = parseResultMessage(r.data, this.opts.limits);
-        const p = pending.get(msg.item);
-        if (!p) throw new ResultError(this.done.has(`${msg.run}/${msg.item}`) ? 'duplicate' : msg.item.startsWith(`${req.label}/`) ? 'unknown_item' : 'stale', `item ${msg.item} is not awaited`);
+        if (!pending.has(msg.item)) throw new ResultError(this.done.has(`${msg.run}/${msg.item}`) ? 'duplicate' : msg.item.startsWith(`${req.label}/`) ? 'unknown_item' : 'stale', `item ${msg.item} is not awaited`);
         id = msg.item;
-        verifying.add(id);
+        const before = verifying.get(id);
+        turn = new Promise<void>((res) => (release = res));
+        verifying.set(id, turn);
+        await before;
+        const p = pending.get(msg.item);
+        if (!p) throw new ResultError('duplicate', `item ${msg.item} was settled by a result that arrived before this one`);
         const v = await verifyResult(p.item, p.task, msg, { ...verifier, gate });
-        if (!pending.has(msg.item)) throw new ResultError('duplicate', `item ${msg.item} was settled while this result was verified`);
         out[p.g] = v.trajectories;
         pending.delete(msg.item);
         this.done.add(`${msg.run}/${msg.item}`);
@@ -147,11 +154,13 @@ export class SharedRollouts implements RemoteRollouts {
       } catch (e) {
         if (!(e instanceof ResultError)) throw e;
         this.count(r.user, e.reason);
-        // A verified rejection of an awaited item: issue it again, or give up on contributors for it.
+        // A verified rejection of an awaited item: issue it again (unless a later result for it is already
+        // in line), or give up on contributors for it.
         const p = pending.get(id ?? tryItemId(r.data) ?? '');
-        if (p && e.reason !== 'duplicate') await reissue(p);
+        if (p && e.reason !== 'duplicate' && (!id || verifying.get(id) === turn)) await reissue(p);
       } finally {
-        if (id) verifying.delete(id);
+        release();
+        if (id && verifying.get(id) === turn) verifying.delete(id);
         r.ack();
       }
     };

@@ -169,3 +169,68 @@ async function playLike(item: ReturnType<typeof parseWorkItem>, bus: RunBus) {
   const model = new Transformer(be, mc, uploadParams(be, mc, values));
   return playItem(item, { model, tokenizer: tok, stopIds: stopIdsFor(tok, mc.eosTokenIds), sandbox: sandboxFactory('node'), episodes: episodeOptions(resolveConfig(m.config as never), { tokenizer: tok, chatFormat: chatFormatFor(tok) }) });
 }
+
+describe.skipIf(noNatsReason)('two results for one item', () => {
+  it('the first to arrive wins, even when a copy sent after it verifies faster', async () => {
+    // A contributor that copies another's result onto its own subject must not take the credit, however
+    // the two verifications' timing falls: here the original's first sandbox is 3 s slow, so the copy's
+    // verification would finish first; results of one item are verified in the order they arrived. Two
+    // items, so that the learner reads on (the copy) while the first is verified.
+    const { workItemOf } = await import('../../../src/dist/learner.ts');
+    const { trainBpe } = await import('../../../src/model/bpe.ts');
+    const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
+    const { initParams } = await import('../../../src/model/init.ts');
+    const { uploadParams } = await import('../../../src/model/params.ts');
+    const { MODEL_PRESETS } = await import('../../../src/model/presets.ts');
+    const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
+    const { Transformer } = await import('../../../src/model/transformer.ts');
+    const { stopIdsFor } = await import('../../../src/agent/render.ts');
+    const { flattenConfig } = await import('../../../src/rl/config.ts');
+    const { phaseContext } = await import('../../../src/rl/session.ts');
+    const { tokenizerCorpus } = await import('../../../src/rl/trainer.ts');
+    const preset = MODEL_PRESETS.nano;
+    const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
+    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
+    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+    const be = new FastCpuBackend();
+    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, 4)));
+    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
+    let slowNext = 0;
+    const sandbox: ReturnType<typeof sandboxFactory> = async (...a) => {
+      if (slowNext-- > 0) await new Promise((r) => setTimeout(r, 3000));
+      return sandboxFactory('node')(...a);
+    };
+    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox, train: tasks.slice(0, 2), test: [] });
+    const req = {
+      label: 'dapo/0/0', tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 100 + k, policySeed: () => 7,
+      version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
+    };
+    const env = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
+    const [original, second] = [await playItem(workItemOf('race', req, 0), env), await playItem(workItemOf('race', req, 1), env)];
+    const bytes = new TextEncoder().encode(JSON.stringify(original));
+    const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const share = new SharedRollouts(new RunBus(lnc, 'race'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    const [c1, c2] = await Promise.all([as(0), as(1)]);
+    try {
+      slowNext = 1; // the first sandbox a verification opens: the original's
+      const played = share.play(ctx, req);
+      const b1 = new RunBus(c1, 'race');
+      for (let i = 0; i < 2; i++) {
+        const w = await b1.nextWork(10_000);
+        expect(w).not.toBeNull();
+        w!.ack();
+      }
+      await b1.publishResult('c1', bytes);
+      await new RunBus(c2, 'race').publishResult('c2', bytes); // the copy, after the original was stored
+      await b1.publishResult('c1', new TextEncoder().encode(JSON.stringify(second)));
+      const ts = await played;
+      expect(ts.map((t) => t.tokens!.ids)).toEqual([original, second].flatMap((m) => (m.trajectories as Trajectory[]).map((t) => t.tokens!.ids)));
+      expect(share.tally.get('c1')).toEqual({ accepted: 2, rejected: {} });
+      expect(share.tally.get('c2')).toEqual({ accepted: 0, rejected: { duplicate: 1 } });
+      expect(share.metrics().dist_played_by_learner ?? 0).toBe(0);
+    } finally {
+      await Promise.all([c1.close(), c2.close(), lnc.close()]);
+    }
+  }, 120_000);
+});
