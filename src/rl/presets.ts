@@ -113,7 +113,10 @@ const MICRO_RETRY: Record<string, ConfigValue> = { ...MICRO_GUESS, 'agent.retryF
  *   seeds of three (base 61.6, 66.3, 50.3 %; E115), and seed 2's RFT then read 68.3 % (+6.7, bar 5.6), DAPO 72.0 % (E117);
  * - 20 DAPO iterations, not 10 (~3 min more): from each test seed's RFT weights, on val, DAPO gained +0.8, +9.4, +5.3
  *   with 20 where 10 gained −1.2 and +5.4 on the two seeds run both ways (E124–E125): its step (approx. KL ~10⁻⁴ an
- *   iteration) is small, and more iterations of it move the policy further where a larger rate did not (E85).
+ *   iteration) is small, and more iterations of it move the policy further where a larger rate did not (E85);
+ * - refused subs take only blame in DAPO (dapo.refusedTurns): successes hold refused guesses (a token not on the
+ *   list) before the right one, and plain DAPO pushes them up with the success's advantage; from the same RFT
+ *   weights on val, 20 iterations gained +2.8, +9.7, +5.0 with blame where plain gained +0.8, +9.4, +5.3 (E130, E125).
  */
 const MICRO: Record<string, ConfigValue> = {
   ...MICRO_RETRY,
@@ -129,6 +132,7 @@ const MICRO: Record<string, ConfigValue> = {
   'dapo.temperature': 1,
   'eval.temperature': 1,
   'dapo.iterations': 20,
+  'dapo.refusedTurns': 'blame',
 };
 
 /**
@@ -149,6 +153,7 @@ const MINI: Record<string, ConfigValue> = {
   'bc.drillSteps': 0, // mini as measured (E107–E109): its 4,000 mixed drills form the copy without the stage
   'tasks.maxTest': 192, // and its evaluations as measured (a mini run is already ~32 minutes)
   'dapo.iterations': 10, // and its DAPO
+  'dapo.refusedTurns': 'train',
   'rft.lr': 4e-4,
   'dapo.lr': 1.2e-4,
 };

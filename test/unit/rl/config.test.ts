@@ -61,11 +61,11 @@ describe('run presets', () => {
     const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
     expect(Object.fromEntries(Object.entries(retry).filter(([k, v]) => guess[k] !== v))).toEqual({ 'agent.retryFixes': true });
   });
-  it('micro is micro-retry without DAgger, at temperature 1, on the worker sandbox with a 250 ms limit (finding 36), on two balanced rows a step, after 1,000 steps of drills alone, evaluated on every held-out task, with 20 DAPO iterations, nothing else', () => {
+  it('micro is micro-retry without DAgger, at temperature 1, on the worker sandbox with a 250 ms limit (finding 36), on two balanced rows a step, after 1,000 steps of drills alone, evaluated on every held-out task, with 20 DAPO iterations whose refused subs take only blame, nothing else', () => {
     const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
     const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
     expect(Object.fromEntries(Object.entries(micro).filter(([k, v]) => retry[k] !== v))).toEqual({
-      'model.trainRows': 2, 'bc.drillSteps': 1000, 'tasks.maxTest': 0, 'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250, 'bc.daggerRounds': 0, 'rft.temperature': 1, 'dapo.temperature': 1, 'eval.temperature': 1, 'dapo.iterations': 20,
+      'model.trainRows': 2, 'bc.drillSteps': 1000, 'tasks.maxTest': 0, 'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250, 'bc.daggerRounds': 0, 'rft.temperature': 1, 'dapo.temperature': 1, 'eval.temperature': 1, 'dapo.iterations': 20, 'dapo.refusedTurns': 'blame',
     });
     expect(Object.keys(RUN_PRESETS)[0]).toBe('micro'); // the New run form's and the first screen's preset
   });
