@@ -34,7 +34,7 @@ export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor>,
   async read(t: CpuTensor): Promise<TypedArray> {
     return t.data.slice();
   }
-  free(): void {}
+  free(_t: CpuTensor): void {}
   async sync(): Promise<void> {}
 
   matmul = matmul;

@@ -74,29 +74,88 @@ export function wasmAttentionBackward(
   return { dq: f32(q.shape, 'attention.dq', dq), dk: f32(k.shape, 'attention.dk', dk), dv: f32(v.shape, 'attention.dv', dv) };
 }
 
+/** A KV cache kept in the kernels' memory in the layout attn_cached_item reads, so that a call against it
+ *  neither copies the cache in nor packs it (at micro's shapes those were most of decode's attention time:
+ *  docs/architecture.md). One block per (b, kv head) of `stride` floats: K as 4-key tiles (position s, dim d
+ *  at (s >> 2)·4·HS + 4d + (s & 3)), V as rows (s·HS + d), two tiles past the capacity (an 8-key block reads
+ *  them), zero where nothing was written. The backend keeps one beside each cache it has seen in
+ *  attentionCached and writes both in kvWrite (backend.ts). */
+export class KvTiles {
+  readonly at: number;
+  readonly stride: number;
+  /** Positions [0, filled[b]) of sequence b hold the cache's values. */
+  private readonly filled: Int32Array;
+  constructor(
+    private readonly pool: KernelPool,
+    readonly role: 'k' | 'v',
+    readonly B: number,
+    readonly S: number,
+    readonly NKV: number,
+    readonly HS: number,
+  ) {
+    this.stride = (((S + 3) >> 2) + 2) * 4 * HS;
+    this.at = pool.allocResident(B * NKV * this.stride * 4);
+    this.filled = new Int32Array(B);
+  }
+
+  /** Brings positions [filled[b], len[b]) in from the cache's data (B, S, NKV, HS): what a call needs that
+   *  kvWrite did not bring (a cache filled before its first call, or written some other way past its end). */
+  sync(data: Float32Array, len: ArrayLike<number>): void {
+    for (let b = 0; b < this.B; b++) {
+      const from = this.filled[b]!, to = Math.min(this.S, len[b]!);
+      if (to > from) this.write(data, b, from, to - from, b * this.S + from);
+    }
+  }
+
+  /** Positions [s0, s0 + n) of sequence b from `src`, whose position s0 + i of b sits at row `row0 + i` (rows of NKV·HS). */
+  write(src: Float32Array, b: number, s0: number, n: number, row0: number): void {
+    const f = this.pool.f32, { NKV, HS, stride } = this, base = this.at / 4 + b * NKV * stride;
+    if (s0 <= this.filled[b]!) this.filled[b] = Math.max(this.filled[b]!, s0 + n);
+    for (let i = 0; i < n; i++) {
+      const s = s0 + i, from = (row0 + i) * NKV * HS;
+      for (let hk = 0; hk < NKV; hk++) {
+        const o = base + hk * stride, x = from + hk * HS;
+        if (this.role === 'k') {
+          const t = o + (s >> 2) * 4 * HS + (s & 3);
+          for (let d = 0; d < HS; d++) f[t + 4 * d] = src[x + d]!;
+        } else f.set(src.subarray(x, x + HS), o + s * HS);
+      }
+    }
+  }
+
+  free(): void {
+    this.pool.freeResident(this.at);
+  }
+}
+
 /** → out (B, TQ, NH, HS); rows whose position is negative give 0, and so do padding rows i ≥ rows[b]
  *  when `rows` is given (they are skipped). Only the positions each sequence's computed rows see are
- *  copied in (the cache is allocated at its capacity S). */
-export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts: { scale?: number; rows?: CpuTensor } = {}): CpuTensor {
+ *  copied in (the cache is allocated at its capacity S), or nothing when the cache is kept tiled
+ *  (`tiles`: KvTiles of kCache and vCache holding every position written). */
+export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuTensor, vCache: CpuTensor, len: CpuTensor, opts: { scale?: number; rows?: CpuTensor; tiles?: { k: KvTiles; v: KvTiles } } = {}): CpuTensor {
   const { B, TQ, S, NH, NKV, HS, scale } = cachedDims(q, kCache, vCache, len, opts.scale, opts.rows);
   const lens = len.data as Int32Array, rows = opts.rows?.data as Int32Array | undefined;
   for (let b = 0; b < B; b++) if (lens[b]! < 0 || lens[b]! > S) throw new Error(`attentionCached: len[${b}] = ${lens[b]} is outside the cache's 0..${S}`);
   if (HS % 4 !== 0) return fastCached(q, kCache, vCache, len, opts);
+  const tiles = opts.tiles;
   const heap = new HeapLayout(pool);
   const qAt = heap.put(q.data as Float32Array), lenAt = heap.put(lens), rowsAt = rows ? heap.put(rows) : 0;
-  const kAt = heap.alloc(kCache.data.length), vAt = heap.alloc(vCache.data.length), outAt = heap.alloc(q.data.length);
+  const kAt = tiles ? 0 : heap.alloc(kCache.data.length), vAt = tiles ? 0 : heap.alloc(vCache.data.length), outAt = heap.alloc(q.data.length);
   const s = scratch(pool, heap, S, HS);
   heap.commit();
   const row = NKV * HS, K = kCache.data as Float32Array, V = vCache.data as Float32Array;
   let work = 0;
   for (let b = 0; b < B; b++) {
     const nq = rows ? Math.min(TQ, Math.max(0, rows[b]!)) : TQ, seen = Math.max(0, lens[b]! - (TQ - nq));
-    const from = b * S * row, to = from + seen * row;
-    heap.write(K.subarray(from, to), kAt + from * 4);
-    heap.write(V.subarray(from, to), vAt + from * 4);
+    if (!tiles) {
+      const from = b * S * row, to = from + seen * row;
+      heap.write(K.subarray(from, to), kAt + from * 4);
+      heap.write(V.subarray(from, to), vAt + from * 4);
+    }
     work += nq * seen;
   }
-  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride, rowsAt], B * NKV, work * NH * HS >= 1 << 17);
+  const tiled = tiles ? [tiles.k.at, tiles.v.at, tiles.k.stride] : [0, 0, 0];
+  pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride, rowsAt, ...tiled], B * NKV, work * NH * HS >= 1 << 17);
   const out = new Float32Array(q.data.length);
   heap.read(outAt, out);
   return { shape: [B, TQ, NH, HS], dtype: 'f32', label: 'attentionCached.out', data: out };

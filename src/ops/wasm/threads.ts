@@ -13,8 +13,9 @@
 //
 // Memory map (bytes): [0, 8 KiB) the module's data; [8 KiB, +256) the control block (epoch, item
 // counter, op, arguments); from 64 KiB one region per thread (its own shadow stack — each instance's
-// __stack_pointer is set here — and its matmul scratch); after them the operands' heap, laid out
-// anew by each op call (grown as needed, up to KERNELS_MAX_PAGES).
+// __stack_pointer is set here — and its matmul scratch); after them the resident blocks (data that
+// outlives an op call: a KV cache kept tiled, attention.ts), then the operands' heap, laid out anew by
+// each op call (grown as needed, up to KERNELS_MAX_PAGES).
 import { KERNELS_MAX_PAGES, KERNELS_WASM_BASE64 } from './kernels.wasm.ts';
 
 /** The exports of kernels/*.c: every op runs as `op_item(item, tid, args)` (args: i32 words at a byte address). */
@@ -113,8 +114,10 @@ export class KernelPool {
   private readonly ctrl: Int32Array;
   private readonly regionBytes: number;
   private readonly fns: ((item: number, tid: number, args: number) => void)[];
-  /** Byte address where the operands' heap starts. */
-  readonly heapBase: number;
+  /** Byte address where the resident blocks start (the operands' heap follows the last of them). */
+  private readonly residentBase: number;
+  /** Resident blocks by address: [byte address, bytes]. */
+  private readonly resident: [number, number][] = [];
   private f32view: Float32Array;
 
   private constructor(memory: WebAssembly.Memory, ex: KernelExports, private readonly helpers: Helper[]) {
@@ -123,7 +126,7 @@ export class KernelPool {
     this.threads = helpers.length + 1;
     this.ctrl = new Int32Array(memory.buffer, CTRL, 64);
     this.regionBytes = regionBytes(ex);
-    this.heapBase = REGIONS + this.threads * this.regionBytes;
+    this.residentBase = REGIONS + this.threads * this.regionBytes;
     this.fns = OP_EXPORTS.map((n) => (n ? ex[n] : () => {}));
     ex.__stack_pointer.value = REGIONS + STACK;
     this.f32view = new Float32Array(memory.buffer);
@@ -164,9 +167,39 @@ export class KernelPool {
     return this.f32view;
   }
 
-  /** Makes the heap at least `bytes` long past heapBase. */
-  reserve(bytes: number): void {
-    const need = this.heapBase + bytes, have = this.memory.buffer.byteLength;
+  /** Byte address where the operands' heap starts: after the last resident block. */
+  get heapBase(): number {
+    const last = this.resident.at(-1);
+    return last ? last[0] + last[1] : this.residentBase;
+  }
+
+  /** A zeroed block of `bytes` (rounded up to 16) that stays until freeResident: the first gap between
+   *  resident blocks that holds it, else after the last. Never during an op call's layout (HeapLayout). */
+  allocResident(bytes: number): number {
+    const size = (bytes + 15) & ~15;
+    let at = this.residentBase, i = 0;
+    for (; i < this.resident.length && this.resident[i]![0] - at < size; i++) at = this.resident[i]![0] + this.resident[i]![1];
+    if (i === this.resident.length) this.reserve(0, at + size);
+    this.resident.splice(i, 0, [at, size]);
+    this.f32.fill(0, at / 4, (at + size) / 4);
+    return at;
+  }
+
+  /** Gives back a block from allocResident (its address); an unknown address is an error. */
+  freeResident(at: number): void {
+    const i = this.resident.findIndex(([a]) => a === at);
+    if (i < 0) throw new Error(`wasm backend: no resident block at ${at}`);
+    this.resident.splice(i, 1);
+  }
+
+  /** Bytes held by resident blocks. */
+  get residentBytes(): number {
+    return this.resident.reduce((a, [, n]) => a + n, 0);
+  }
+
+  /** Makes the heap at least `bytes` long past heapBase (or the memory `end` bytes long). */
+  reserve(bytes: number, end = this.heapBase + bytes): void {
+    const need = end, have = this.memory.buffer.byteLength;
     if (need <= have) return;
     const pages = Math.ceil((need - have) / PAGE);
     if (have / PAGE + pages > KERNELS_MAX_PAGES) {

@@ -262,6 +262,31 @@ describe('wasm attentionCached vs reference', () => {
     }
     expect(() => two.attentionCached(q, kc, vc, n, { rows: i32([1, 2]) })).toThrow(/attentionCached: rows/);
   });
+  it('a cache kept tiled (kvWrite, then calls against it) gives the bits of the cache copied in and packed each call, and is given back by free', async () => {
+    const { wasmAttentionCached } = await import('../../../src/ops/wasm/attention.ts');
+    const [B, S, NH, NKV, HS] = [3, 48, 4, 2, 16];
+    const held = two.pool.residentBytes;
+    const kc = two.zeros([B, S, NKV, HS]), vc = two.zeros([B, S, NKV, HS]);
+    // A prompt chunk of 5, sequence 2 padded (2 real rows), then decode steps of 1 and a chunk of 3, each
+    // sequence at its own length; the first call also brings in positions written before it (sync).
+    kc.data.set(f32([1, 4, NKV, HS], -2, 2).data, 0);
+    vc.data.set(f32([1, 4, NKV, HS]).data, 0);
+    const lens = [4, 0, 0];
+    for (const [TQ, rows] of [[5, [5, 5, 2]], [1, null], [1, null], [3, [3, 1, 3]], [1, null]] as const) {
+      const start = i32(lens), k = f32([B, TQ, NKV, HS], -2, 2), v = f32([B, TQ, NKV, HS]);
+      two.kvWrite(kc, k, start);
+      two.kvWrite(vc, v, start);
+      for (let b = 0; b < B; b++) lens[b]! += TQ;
+      const q = f32([B, TQ, NH, HS], -2, 2), n = i32(lens), opts = rows ? { rows: i32([...rows]) } : {};
+      const got = two.attentionCached(q, kc, vc, n, opts);
+      bitEqual(got, wasmAttentionCached(two.pool, q, kc, vc, n, opts));
+      if (!rows) same(`TQ ${TQ}`, got, refCached(q, kc, vc, n), FWD); // (with rows, padding queries give 0)
+    }
+    expect(two.pool.residentBytes).toBeGreaterThan(held);
+    two.free(kc);
+    two.free(vc);
+    expect(two.pool.residentBytes).toBe(held);
+  });
   it('PyTorch fixtures and the len check', () => {
     for (const c of loadOpFixture('attention_cached')) {
       const T = c.tensors, fx = (n: string) => ref.fromArray(T[n]!.data, T[n]!.shape);

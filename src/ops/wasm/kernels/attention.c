@@ -385,7 +385,8 @@ void attn_bwd_item(int item, int tid, const int *args) {
  * Optional rows (B): only queries i < rows[b] are computed (the rest are a chunk's right padding; they
  * give 0), and only the keys they see are packed; a sequence with rows[b] = 0 costs nothing.
  * args: q (B, TQ, NH, HS), kCache, vCache (B, S, NKV, HS), len (B), out (B, TQ, NH, HS), B, TQ, S, NH,
- * NKV, HS, scale bits, scratch base, scratch bytes, rows (B) or 0.
+ * NKV, HS, scale bits, scratch base, scratch bytes, rows (B) or 0, then the cache kept tiled or 0: K
+ * tiles, V rows, floats per (b, kv head) (kCache and vCache are then not read; attention.ts, KvTiles).
  */
 void attn_cached_item(int item, int tid, const int *args) {
   const float *q = PTR(const float, 0), *kc = PTR(const float, 1), *vc = PTR(const float, 2);
@@ -405,20 +406,29 @@ void attn_cached_item(int item, int tid, const int *args) {
   int nkeys = n - (TQ - nq), nk;
   nkeys = nkeys < 0 ? 0 : nkeys;
   nk = (nkeys + 3) / 4;
-  float *Kt = (float *)(long)(args[12] + tid * args[13]), *Vr = Kt + (nk + 1) * 4 * HS, *Q = Vr + (nk + 1) * 4 * HS, *O = Q + 4 * HS, *P = O + 4 * HS;
-  // Keys and values of this sequence's first nkeys positions: K as 4-key tiles, V as rows; zeros to the
-  // end of the tile after the last (an 8-key block may read it).
-  for (int s = 0; s < nkeys; s++) {
-    float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
-    const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
-    for (int d = 0; d < HS; d++) {
-      kt[4 * d] = ks[d];
-      vr[d] = vs[d];
+  float *Kt, *Vr, *Q, *O, *P, *scr = (float *)(long)(args[12] + tid * args[13]);
+  if (args[15]) {
+    // The cache kept tiled by the caller (args 15-17: K tiles, V rows, floats per (b, kv head)): the same
+    // layout as the packing below, every position written so far (later ones masked out, and finite).
+    Kt = PTR(float, 15) + (long)(b * NKV + hk) * args[17];
+    Vr = PTR(float, 16) + (long)(b * NKV + hk) * args[17];
+    Q = scr, O = Q + 4 * HS, P = O + 4 * HS;
+  } else {
+    Kt = scr, Vr = Kt + (nk + 1) * 4 * HS, Q = Vr + (nk + 1) * 4 * HS, O = Q + 4 * HS, P = O + 4 * HS;
+    // Keys and values of this sequence's first nkeys positions: K as 4-key tiles, V as rows; zeros to the
+    // end of the tile after the last (an 8-key block may read it).
+    for (int s = 0; s < nkeys; s++) {
+      float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
+      const float *ks = kc + ((long)(b * S + s) * NKV + hk) * HS, *vs = vc + ((long)(b * S + s) * NKV + hk) * HS;
+      for (int d = 0; d < HS; d++) {
+        kt[4 * d] = ks[d];
+        vr[d] = vs[d];
+      }
     }
-  }
-  for (int s = nkeys; s < (nk + 1) * 4; s++) {
-    float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
-    for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
+    for (int s = nkeys; s < (nk + 1) * 4; s++) {
+      float *kt = Kt + (s >> 2) * 4 * HS + (s & 3), *vr = Vr + s * HS;
+      for (int d = 0; d < HS; d++) kt[4 * d] = vr[d] = 0.0f;
+    }
   }
   for (int r0 = 0; r0 < nq * G; r0 += 4) {
     int rows = nq * G - r0 < 4 ? nq * G - r0 : 4, pos[4], head[4], qi[4], maxPos = -1, minPos = n;
