@@ -79,7 +79,8 @@ export function wasmAttentionBackward(
  *  docs/architecture.md). One block per (b, kv head) of `stride` floats: K as 4-key tiles (position s, dim d
  *  at (s >> 2)·4·HS + 4d + (s & 3)), V as rows (s·HS + d), two tiles past the capacity (an 8-key block reads
  *  them), zero where nothing was written. The backend keeps one beside each cache it has seen in
- *  attentionCached and writes both in kvWrite (backend.ts). */
+ *  attentionCached and writes both in kvWrite (backend.ts); a position rewritten other than through kvWrite
+ *  after it was brought in is not seen (KvGenerator only appends through kvWrite). */
 export class KvTiles {
   readonly at: number;
   readonly stride: number;
