@@ -179,7 +179,7 @@ export class KernelPool {
     const size = (bytes + 15) & ~15;
     let at = this.residentBase, i = 0;
     for (; i < this.resident.length && this.resident[i]![0] - at < size; i++) at = this.resident[i]![0] + this.resident[i]![1];
-    if (i === this.resident.length) this.reserve(0, at + size);
+    if (i === this.resident.length) this.growTo(at + size);
     this.resident.splice(i, 0, [at, size]);
     this.f32.fill(0, at / 4, (at + size) / 4);
     return at;
@@ -197,9 +197,14 @@ export class KernelPool {
     return this.resident.reduce((a, [, n]) => a + n, 0);
   }
 
-  /** Makes the heap at least `bytes` long past heapBase (or the memory `end` bytes long). */
-  reserve(bytes: number, end = this.heapBase + bytes): void {
-    const need = end, have = this.memory.buffer.byteLength;
+  /** Makes the heap at least `bytes` long past heapBase. */
+  reserve(bytes: number): void {
+    this.growTo(this.heapBase + bytes);
+  }
+
+  /** Makes the memory at least `need` bytes long (up to KERNELS_MAX_PAGES). */
+  private growTo(need: number): void {
+    const have = this.memory.buffer.byteLength;
     if (need <= have) return;
     const pages = Math.ceil((need - have) / PAGE);
     if (have / PAGE + pages > KERNELS_MAX_PAGES) {
