@@ -359,7 +359,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const ts = (await (await IdbRunStore.open(await database(), name)).readTrajectories(phase, step)) as Trajectory[];
       return ts.map((t, index): TrajectorySummary => ({
         index, task_id: t.task_id, policy: t.policy, seed: t.seed, turns: t.turns.length, reward: t.reward.total, end_reason: t.end_reason,
-        tests_passed: t.tests.passed.length, tests_total: t.tests.passed.length + t.tests.failed.length,
+        tests_passed: t.tests.passed.length, tests_total: t.tests.passed.length + t.tests.failed.length, tests_graded: t.tests.graded !== false,
       }));
     },
 

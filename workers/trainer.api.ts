@@ -126,6 +126,8 @@ export interface TrajectorySummary {
   end_reason: Trajectory['end_reason'];
   tests_passed: number;
   tests_total: number;
+  /** False when the tests were not run (an episode that did not submit: agent.gradeUnsubmitted off). */
+  tests_graded: boolean;
 }
 
 /** A trajectory as the turn-by-turn view reads it (token arrays left in the store). */

@@ -66,6 +66,9 @@ export interface EpisodeOptions {
   overlap?: boolean;
   /** Policy calls go through this gate: concurrent runEpisodes calls sharing one take turns. */
   gate?: Gate;
+  /** Grade episodes that ended without submitting too (their reward is 0 whatever the tests say); when not,
+   *  their record's tests say graded: false. Default true here; the run config's agent.gradeUnsubmitted is false. */
+  gradeUnsubmitted?: boolean;
   /** Where generation and sandbox work are recorded as busy intervals (timing reports). */
   timeline?: Timeline;
   /** Asked before every turn: a truthy answer ends the live episodes as 'stopped' at once (no
@@ -292,7 +295,9 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   if (ep.sb && ep.end !== 'stopped') {
     try {
       diff = await ep.sb.diff();
-      tests = await gradeFiles(task, await readRepo(ep.sb), create, opts.commandTimeoutMs);
+      // Only a submitted episode can earn R = 1: the others are graded when asked (a fresh sandbox each).
+      if (ep.end === 'submitted' || opts.gradeUnsubmitted !== false) tests = await gradeFiles(task, await readRepo(ep.sb), create, opts.commandTimeoutMs);
+      else tests.graded = false;
     } catch (e) {
       ep.error ??= `grading failed: ${(e as Error).message}`;
     }

@@ -53,6 +53,9 @@ export interface FinalTests {
   passed: string[];
   failed: string[];
   timed_out: boolean;
+  /** False when the tests were not run: the episode ended without submitting and agent.gradeUnsubmitted was
+   *  off (its reward is 0 either way); every test is then listed as failed. Absent when they were run. */
+  graded?: false;
 }
 
 export interface Trajectory {
@@ -128,7 +131,7 @@ export function renderTrajectory(t: Trajectory, opts: { system?: boolean } = {})
   if (r.overlong_penalty) parts.push(`overlong penalty ${+r.overlong_penalty.toFixed(4)}`);
   out.push(
     `═══ ${t.end_reason} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''} · reward ${+r.total.toFixed(4)} (${parts.join(', ')}) ═══`,
-    `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}`,
+    t.tests.graded === false ? 'tests: not run (the episode did not submit)' : `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}`,
     `context: ${t.context_used} ${t.budget_unit === 'chars/4' ? 'tokens, estimated as characters / 4 (no tokenizer)' : 'tokens'}, of which ${t.action_tokens} in assistant turns · ${secs(t.timing.total_ms)} (policy ${secs(t.timing.policy_ms)}, sandbox ${secs(t.timing.sandbox_ms)}, grading ${secs(t.timing.reward_ms)})`,
     '── final diff ──',
     t.final_diff.trimEnd() || '(no changes)',

@@ -61,6 +61,7 @@ export const FIELDS = [
   f('agent.commandTimeoutMs', 'int', 5000, 'time limit of one command (run_tests) in the sandbox', { min: 100, max: 600000 }),
   f('agent.rolloutBatch', 'int', 32, "episodes a model generates together (one KV cache, one batched forward per turn) in DAgger, RFT, DAPO and evaluation, rounded down to whole groups (at least one): small batches leave a micro model's generation to per-call overhead", { min: 1, max: 4096 }),
   f('agent.cacheTests', 'bool', true, "test runs of a repository state already run (the same files, tests and limits) are answered from a content-addressed cache instead of run again: the gold fix reached by many episodes, grading an unchanged repo. Tasks are validated deterministic; a run that hit its time limit is never cached"),
+  f('agent.gradeUnsubmitted', 'bool', false, "grade episodes that ended without submitting too (a turn limit, the context budget, an error). Their reward is 0 whatever the tests say, so by default they are not graded and their record says so (tests.graded false): a grading is a fresh sandbox process (~45 ms of CPU under Node), and a third of a micro run's episodes end unsubmitted. Set it to see whether such an episode had fixed the bug"),
   f('agent.overlap', 'bool', true, "rollout batches take turns at the policy in pairs (a lone batch in two halves), so one's sandbox commands run while the other generates; same trajectories either way"),
 
   f('reward.lengthThreshold', 'int', 10, 'L_thr: episodes of at least this many turns are penalised (paper Eq. 4)', { min: 1, max: 400 }),

@@ -23,6 +23,7 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     retryFixes: c.agent.retryFixes,
     subTests: c.agent.subTests,
     overlap: c.agent.overlap === true,
+    gradeUnsubmitted: c.agent.gradeUnsubmitted,
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
       lengthPenalty: c.reward.lengthPenalty,

@@ -22,8 +22,9 @@ const SETTINGS: Record<string, string | boolean> = {
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1', 'bc.daggerRounds': '0',
   'run.phases': 'base,dapo', 'dapo.iterations': '2', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
-  // Every episode's grading runs in the container (the test counts them): no answers from the test-run cache.
-  'agent.cacheTests': false,
+  // Every episode's grading runs in the container (the test counts them): no answers from the test-run cache, and
+  // the episodes that end at the turn limit without submitting (all of them here) are graded too.
+  'agent.cacheTests': false, 'agent.gradeUnsubmitted': true,
   // The library tasks and SEARCH/REPLACE edits, whose expert needs more than three turns to fix a bug
   // (micro's own level-0 expert fixes one in two).
   'tasks.train': 'public/tasks/train.jsonl', 'tasks.test': 'public/tasks/test.jsonl', 'tasks.difficulty': 'any', 'agent.editCommand': 'replace',

@@ -39,7 +39,7 @@ export function renderSteps(root: HTMLElement, name: string, phase?: string, ste
         episodes.append(el('tr', {},
           el('td', {}, el('a', { href: runHref(name, 'trajectories', cur.phase, cur.step, t.index), 'aria-label': `episode ${t.index + 1}: ${t.task_id}` }, String(t.index + 1))),
           el('td', {}, t.task_id), el('td', {}, t.policy), el('td', {}, String(t.turns)), el('td', {}, num(t.reward)),
-          el('td', {}, t.end_reason.replace('_', ' ')), el('td', {}, `${t.tests_passed} / ${t.tests_total}`),
+          el('td', {}, t.end_reason.replace('_', ' ')), el('td', {}, t.tests_graded ? `${t.tests_passed} / ${t.tests_total}` : 'not run'),
         ));
       }
     } catch (e) {
@@ -85,7 +85,7 @@ function renderEpisodeBody(t: TrajectoryView): HTMLElement[] {
     ['task', t.task_id], ['policy', `${t.policy} (version ${t.policy_version})`], ['seed', String(t.seed)], ['sandbox', t.sandbox],
     ['end', `${t.end_reason.replace('_', ' ')} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''}`],
     ['reward', `${num(r.total, 4)} (tests ${r.tests}, length penalty ${num(r.length_penalty, 4)}${r.overlong_penalty ? `, overlong ${num(r.overlong_penalty, 4)}` : ''})`],
-    ['tests', `${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.timed_out ? ' (time limit hit)' : ''}`],
+    ['tests', t.tests.graded === false ? 'not run (the episode did not submit)' : `${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.timed_out ? ' (time limit hit)' : ''}`],
     ['context', `${t.context_used} ${t.budget_unit}, ${t.action_tokens} in assistant turns`],
   ];
   const dl = el('dl', { class: 'facts' });

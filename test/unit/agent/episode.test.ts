@@ -36,6 +36,27 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     expect(t.turns).toHaveLength(4);
     expect(t.reward).toEqual({ tests: 0, length_penalty: (2 - 4) / (4 - 2), overlong_penalty: 0, total: -1 });
   });
+  it('grades an episode that did not submit only with gradeUnsubmitted (its reward is 0 either way)', async () => {
+    // The fix is in place when the turn limit ends the episode: graded, its tests pass; not graded, none run.
+    const fixes = () => new ReplayPolicy([turn(FIX), turn({ name: 'view', path: 'src/clamp.js' })]);
+    let made = 0;
+    const counting: SandboxFactory = (files, o) => (made++, createNodeSandbox(files, o));
+    const one = { maxTurns: 2, reward: { ...base.reward, lengthPenalty: false } };
+    expect(base.gradeUnsubmitted).toBe(false); // the run config's default
+    const skipped = await runEpisode(task, fixes(), counting, opts(one));
+    expect(skipped.end_reason).toBe('max_turns');
+    expect(made).toBe(1); // the episode's sandbox only
+    expect(skipped.tests).toEqual({ passed: [], failed: [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS], timed_out: false, graded: false });
+    expect(skipped.final_diff).toContain('+  if (x > hi) return hi;');
+    expect(skipped.reward.total).toBe(0);
+    made = 0;
+    const graded = await runEpisode(task, fixes(), counting, opts({ ...one, gradeUnsubmitted: true }));
+    expect(made).toBe(2); // and the grader's
+    expect(graded.tests.graded).toBeUndefined();
+    expect(graded.tests.failed).toEqual([]);
+    expect(graded.reward.total).toBe(0); // passing tests without a submit earn nothing
+    expect(episodeOptions(resolveConfig({ 'agent.gradeUnsubmitted': true }), { sandbox: 'node' }).gradeUnsubmitted).toBe(true);
+  });
   it('ends when the context budget is spent; a turn that overflows it is recorded but not run', async () => {
     const long = turn({ name: 'view', path: 'src/clamp.js' }, 'x'.repeat(400));
     const t = await runEpisode(task, new ReplayPolicy([long, long, long, long]), memory, opts({ contextTokens: 1000 }));
@@ -162,7 +183,7 @@ describe('grading on a fresh copy (node sandbox)', () => {
           }),
       },
       createNodeSandbox,
-      opts(),
+      opts({ gradeUnsubmitted: true }),
     );
     expect(fixedDeleted!.reward.tests).toBe(1);
     expect(fixedRewritten!.reward.tests).toBe(1);
@@ -170,7 +191,7 @@ describe('grading on a fresh copy (node sandbox)', () => {
     expect(cheated!.reward.tests).toBe(0); // …but the grade comes from the task's tests
     expect(cheated!.tests.failed).toEqual(task.FAIL_TO_PASS);
     expect(cheated!.final_diff).toMatch(/diff --git a\/test\/clamp.test.js/);
-    // Not submitted (here: the replay ran out): R = 0 although the final files pass (docs/dapo.md).
+    // Not submitted (here: the replay ran out) and graded when asked: R = 0 although the final files pass (docs/dapo.md).
     expect(unsubmitted!.end_reason).toBe('policy_exhausted');
     expect(unsubmitted!.tests.failed).toEqual([]);
     expect(unsubmitted!.reward.tests).toBe(0);
