@@ -160,7 +160,7 @@ const MINI: Record<string, ConfigValue> = {
 
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
   micro: {
-    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (copy drills alone, then cloning with drills) → RFT → DAPO at temperature 1; CPU-only machines, 26-30 minutes on two cores (WASM backend)',
+    description: 'from-scratch micro model (0.16 M parameters) on one-token bugs in unseen functions, with guess and check; base (copy drills alone, then cloning with drills) → RFT → DAPO at temperature 1; CPU-only machines, 21-27 minutes on two cores (WASM backend)',
     overrides: MICRO,
   },
   mini: {
