@@ -8,7 +8,7 @@
 //     [--max 96] [--samples 4] [--seed 1] [--threads 2] [--set key=value ...]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Timeline } from '../src/agent/timeline.ts';
+import { Timeline, total, union, type Span as Interval } from '../src/agent/timeline.ts';
 import { openBackend } from '../src/cli/backend.ts';
 import { readTaskFile } from '../src/cli/task-file.ts';
 import { evalBase } from '../src/cli/train.ts';
@@ -28,7 +28,7 @@ const { values: a } = parseArgs({
 });
 if (!a.model) throw new Error('--model DIR is required (a run\'s weights/<phase>/ or checkpoint/)');
 
-interface Span { kind: string; start: number; end: number }
+interface Span extends Interval { kind: string }
 const spans: Span[] = [];
 async function timed<R>(kind: string, fn: () => Promise<R>): Promise<R> {
   const t0 = performance.now();
@@ -53,16 +53,7 @@ const timedFactory = (create: SandboxFactory): SandboxFactory => async (files, o
   w.runTests = (f, o) => timed(`${role} test run`, () => sb.runTests(f, o));
   return w;
 };
-function union(ss: readonly Span[]): Span[] {
-  const out: Span[] = [];
-  for (const s of [...ss].sort((x, y) => x.start - y.start)) {
-    const l = out.at(-1);
-    if (l && s.start <= l.end) l.end = Math.max(l.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
-}
-const seconds = (ss: readonly Span[]) => ss.reduce((t, s) => t + s.end - s.start, 0) / 1000;
+const seconds = (ss: readonly Interval[]) => total(ss) / 1000;
 /** /proc/PID/stat's utime, stime, cutime, cstime in seconds. */
 const procTimes = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map((x) => Number(x) / 100);
 /** The machine's busy and total CPU seconds since boot. */

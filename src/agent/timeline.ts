@@ -5,13 +5,13 @@
 
 export type BusyKind = 'generation' | 'sandbox';
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
 
 /** Sorted, non-overlapping intervals covering the spans. */
-function union(spans: readonly Span[]): Span[] {
+export function union(spans: readonly Span[]): Span[] {
   const out: Span[] = [];
   for (const s of [...spans].sort((a, b) => a.start - b.start)) {
     const last = out.at(-1);
@@ -21,7 +21,8 @@ function union(spans: readonly Span[]): Span[] {
   return out;
 }
 
-const total = (spans: readonly Span[]) => spans.reduce((a, s) => a + (s.end - s.start), 0);
+/** Milliseconds the spans last, summed (overlapping ones count twice: pass a union for the time any was busy). */
+export const total = (spans: readonly Span[]) => spans.reduce((a, s) => a + (s.end - s.start), 0);
 
 export class Timeline {
   private readonly spans: Record<BusyKind, Span[]> = { generation: [], sandbox: [] };
