@@ -1,6 +1,6 @@
-// The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose test runs each
-// get a fresh module Worker (src/sandbox/worker/runner.worker.ts), one kept spawned ahead so a run
-// does not wait for a Worker to start. Worker.terminate() ends a runaway test at the time limit.
+// The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose runs go to a module
+// Worker of their sandbox (src/sandbox/worker/runner.worker.ts), kept between its runs (RunnerPool), with
+// one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start. Worker.terminate() ends a runaway test at the time limit.
 // The built runner script is fetched once and Workers start from a blob: URL of it: no request per
 // run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
 // then refuses the Worker script now and then: net::ERR_BLOCKED_BY_RESPONSE). A Worker that still
@@ -10,8 +10,8 @@
 // episodes otherwise start 64+ Workers, each a V8 isolate of its own. (What crashed the tab was not
 // their number but a runaway loop's allocations: RunJob.loopBudget.)
 import runnerUrl from './worker/runner.worker.ts?worker&url';
-import { createWorkerSandboxWith } from './worker/sandbox.ts';
-import type { RunJob, RunnerEvent, RunnerFactory } from './worker/protocol.ts';
+import { WorkerSandbox } from './worker/sandbox.ts';
+import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import type { SandboxFactory } from './types.ts';
 
 /** Pauses before each further fresh Worker when one fails before the job's first event (ms). */
@@ -87,56 +87,122 @@ function take(url: string): Spawned {
   return s;
 }
 
-/** A runner Worker per run, at most MAX_LIVE at once. */
-export const workerRunners: RunnerFactory = () => {
-  let current: Spawned | null = null;
-  let over = false;
-  let release: (() => void) | null = null;
-  const begin = async (job: RunJob, onEvent: (e: RunnerEvent) => void): Promise<void> => {
-    const got = slot();
-    if (got instanceof Promise) {
-      onEvent({ type: 'queued' });
-      release = await got;
-      if (over) return release();
-      onEvent({ type: 'started' });
-    } else release = got;
-    await run(job, onEvent, 1);
-  };
-  const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {
-    const s = take(await runnerScript());
-    if (over) return s.worker.terminate();
-    current = s;
-    let started = false;
-    const fail = (message: string): void => {
-      if (over || current !== s) return;
-      s.worker.terminate();
-      if (!started && attempt <= RETRY_DELAYS_MS.length) {
-        setTimeout(() => void (over || run(job, onEvent, attempt + 1)), RETRY_DELAYS_MS[attempt - 1]);
-        return;
-      }
-      onEvent({ type: 'out', stream: 'stderr', text: `the worker sandbox's runner failed${started ? '' : ` (${attempt} Workers in a row)`}: ${message}\n` });
-      release?.();
-      onEvent({ type: 'exit', code: 1 });
-    };
-    s.onFail = fail;
-    s.worker.onmessage = (e: MessageEvent<RunnerEvent>) => {
-      started = true;
-      if (over || current !== s) return;
-      if (e.data.type === 'exit') release?.();
-      onEvent(e.data);
-    };
-    if (s.failed !== undefined) return fail(s.failed);
-    s.worker.postMessage(job);
-  };
-  return {
-    start: (job, onEvent) => void begin(job, onEvent),
-    terminate() {
-      over = true;
-      current?.worker.terminate();
-      release?.();
-    },
-  };
-};
+/** Idle Workers kept across all sandboxes at most (each is a V8 isolate: an evaluation's ~100 episodes at
+ *  once would otherwise keep ~100); past it a run's Worker ends with the run, as before the pools. */
+export const MAX_IDLE = 32;
+let idleCount = 0;
 
-/** The worker sandbox: an in-memory repository whose commands run in dedicated Workers. */
-export const createWorkerSandbox: SandboxFactory = createWorkerSandboxWith(workerRunners);
+/**
+ * The runner Workers of one sandbox (one episode): one Worker serves its runs one after another and is kept
+ * between them (runner.worker.ts), so an episode pays one Worker start, not one a run (~25-40 ms of the
+ * browser's serialized time each: docs/learning.md E145). A run cut off (time limit, loop limit, a stop)
+ * ends its Worker, and the next run takes a fresh one. At most MAX_LIVE Workers run jobs at once (a kept
+ * Worker waits for a slot like a new one). What is weaker than a Worker per run: runs of one episode share a
+ * Worker, so code that escapes the runner's shims can change what later runs of the same episode report, as
+ * under the Node host (worker-node.node.ts); never another episode's (a pool per sandbox) and never a reward
+ * (grading makes a sandbox of its own, whose first run is in a fresh Worker, and the run cache keeps only a
+ * sandbox's first run: Sandbox.sharedProcess).
+ */
+export class RunnerPool {
+  private idle: Spawned | null = null;
+  /** Workers this pool started or took from the spare (a test's view of the reuse). */
+  started = 0;
+  closed = false;
+
+  port(): RunnerPort {
+    let current: Spawned | null = null;
+    let over = false;
+    /** The job's 'exit' arrived: its Worker is kept (or ended), never cut off by terminate(). */
+    let ended = false;
+    let release: (() => void) | null = null;
+    const begin = async (job: RunJob, onEvent: (e: RunnerEvent) => void): Promise<void> => {
+      const got = slot();
+      if (got instanceof Promise) {
+        onEvent({ type: 'queued' });
+        release = await got;
+        if (over) return release();
+        onEvent({ type: 'started' });
+      } else release = got;
+      await run(job, onEvent, 1);
+    };
+    const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {
+      const s = this.take(await runnerScript());
+      if (over || this.closed) return s.worker.terminate();
+      current = s;
+      let started = false;
+      let reusable = true;
+      const fail = (message: string): void => {
+        if (over || current !== s) return;
+        s.worker.terminate();
+        if (!started && attempt <= RETRY_DELAYS_MS.length) {
+          setTimeout(() => void (over || run(job, onEvent, attempt + 1)), RETRY_DELAYS_MS[attempt - 1]);
+          return;
+        }
+        onEvent({ type: 'out', stream: 'stderr', text: `the worker sandbox's runner failed${started ? '' : ` (${attempt} Workers in a row)`}: ${message}\n` });
+        release?.();
+        onEvent({ type: 'exit', code: 1 });
+      };
+      s.onFail = fail;
+      s.worker.onmessage = (e: MessageEvent<RunnerEvent>) => {
+        started = true;
+        if (over || current !== s) return;
+        if (e.data.type === 'limit') reusable = false; // stopped inside the code: the Worker is not trusted again
+        if (e.data.type === 'exit') {
+          ended = true;
+          release?.();
+          if (reusable) this.keep(s);
+          else s.worker.terminate();
+        }
+        onEvent(e.data);
+      };
+      if (s.failed !== undefined) return fail(s.failed);
+      s.worker.postMessage(job);
+    };
+    return {
+      start: (job, onEvent) => void begin(job, onEvent),
+      terminate() {
+        over = true;
+        // After its exit the Worker is kept (or already ended); before it, the job is cut off with it.
+        if (!ended) current?.worker.terminate();
+        release?.();
+      },
+    };
+  }
+
+  /** The kept Worker, else the spare (a fresh one). */
+  private take(url: string): Spawned {
+    const kept = this.idle;
+    if (kept) {
+      this.idle = null;
+      idleCount--;
+      if (kept.failed === undefined) return kept;
+      kept.worker.terminate(); // it failed while idle
+    }
+    this.started++;
+    return take(url);
+  }
+
+  /** Keep a Worker whose job ended for the sandbox's next run (one at most, MAX_IDLE in all). */
+  private keep(s: Spawned): void {
+    s.worker.onmessage = null;
+    delete s.onFail;
+    if (this.closed || this.idle || idleCount >= MAX_IDLE || s.failed !== undefined) return s.worker.terminate();
+    this.idle = s;
+    idleCount++;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.idle) {
+      this.idle.worker.terminate();
+      this.idle = null;
+      idleCount--;
+    }
+  }
+}
+
+/** The worker sandbox: an in-memory repository whose commands run in a dedicated Worker (one kept per sandbox). */
+export const createWorkerSandbox: SandboxFactory = (files, options = {}) => {
+  const pool = new RunnerPool();
+  return WorkerSandbox.create(files, options, () => pool.port(), { sharedProcess: true, close: () => pool.close() });
+};

@@ -155,22 +155,36 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
   });
 
   it('runs at most one runner Worker per core at once; a queued run\'s time limit starts when its Worker does', async () => {
-    // Counts the runner Workers alive in a fresh page (constructed, not yet terminated).
+    // Counts the runner Workers running a job in a fresh page (posted a job, not yet exited or terminated).
     const context = await browser.newContext();
     await context.addInitScript(() => {
       const w = window as any;
-      w.__runners = { live: 0, peak: 0 };
+      w.__runners = { busy: 0, peak: 0 };
       const Base = w.Worker;
+      // A runner Worker is busy from the job posted to it until its 'exit' (a sandbox keeps it idle after).
       w.Worker = class extends Base {
         counted: boolean;
+        busy = false;
         constructor(url: string, opts?: { name?: string }) {
           super(url, opts);
           this.counted = opts?.name === 'webswe-sandbox-runner';
-          if (this.counted) w.__runners.peak = Math.max(w.__runners.peak, ++w.__runners.live);
+          this.addEventListener('message', (e: MessageEvent) => {
+            if (e.data?.type === 'exit') this.idle();
+          });
+        }
+        idle() {
+          if (this.busy) w.__runners.busy--;
+          this.busy = false;
+        }
+        postMessage(m: unknown) {
+          if (this.counted && !this.busy) {
+            this.busy = true;
+            w.__runners.peak = Math.max(w.__runners.peak, ++w.__runners.busy);
+          }
+          super.postMessage(m);
         }
         terminate() {
-          if (this.counted) w.__runners.live--;
-          this.counted = false;
+          this.idle();
           super.terminate();
         }
       };
@@ -199,12 +213,42 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
       }, files);
       expect(r.loops.every((l) => l.timedOut)).toBe(true);
       expect(r.quick).toEqual(Array.from({ length: 2 * r.cap }, () => ({ n: 9, timedOut: false })));
-      // The running ones and the spare spawned ahead for the next job.
-      expect(r.peak).toBeLessThanOrEqual(r.cap + 1);
+      expect(r.peak).toBeLessThanOrEqual(r.cap);
       expect(r.peak).toBeGreaterThanOrEqual(Math.min(r.cap, 2));
     } finally {
       await context.close();
     }
+  });
+
+  it("serves a sandbox's runs in one Worker: fresh modules, no timer or console left over; a cut-off run's successor and another sandbox get fresh ones", async () => {
+    const r = await run(
+      `const count = ['node', '-e', 'globalThis.__runs = (globalThis.__runs ?? 0) + 1; console.log("runs", globalThis.__runs)'];
+       const sb = await sandboxes.worker(arg, { timeoutMs: 5000 });
+       const other = await sandboxes.worker(arg, { timeoutMs: 5000 });
+       try {
+         const out = [];
+         out.push((await sb.exec(count)).output, (await sb.exec(count)).output);
+         // A run that exits with an interval still ticking and console replaced: neither reaches the next run.
+         await sb.exec(['node', '-e', 'setInterval(() => console.log("tick"), 2); console.log = () => {}; process.exit(0)']);
+         await new Promise((r) => setTimeout(r, 50));
+         out.push((await sb.exec(['node', '-e', 'console.log("after")'])).output);
+         const bumps = [];
+         for (let i = 0; i < 3; i++) bumps.push((await sb.runTests(['test/bump.test.js'])).tests.map((t) => t.status).join());
+         const spin = await sb.exec(['node', '-e', 'for (;;) {}'], { timeoutMs: 1000 });
+         out.push((await sb.exec(count)).output, (await other.exec(count)).output);
+         return { out, bumps, spun: spin.timedOut, shared: sb.sharedProcess };
+       } finally {
+         await sb.dispose();
+         await other.dispose();
+       }`,
+      { ...files, 'src/bump.js': 'export let n = 0;\nexport const bump = () => ++n;\n', 'test/bump.test.js': `${HEAD}import { bump } from '../src/bump.js';\nit('first bump', () => assert.equal(bump(), 1));\n` },
+    );
+    // Runs 1 and 2 share a Worker (what one run's code leaves in its globals the next run of the same episode
+    // sees: the documented weakness, and the evidence of the reuse); the module's own state never carries over.
+    expect(r.out).toEqual(['runs 1\n', 'runs 2\n', 'after\n', 'runs 1\n', 'runs 1\n']);
+    expect(r.bumps).toEqual(['pass', 'pass', 'pass']);
+    expect(r.spun).toBe(true);
+    expect(r.shared).toBe(true);
   });
 
   it('runs `node FILE ARGS`, `node -e`, `node --test` and selected names; edits files; diffs', async () => {
