@@ -1,6 +1,7 @@
 // The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose runs go to a module
 // Worker of their sandbox (src/sandbox/worker/runner.worker.ts), kept between its runs (RunnerPool), with
-// one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start. Worker.terminate() ends a runaway test at the time limit.
+// one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start.
+// Worker.terminate() ends a runaway test at the time limit.
 // The built runner script is fetched once and Workers start from a blob: URL of it: no request per
 // run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
 // then refuses the Worker script now and then: net::ERR_BLOCKED_BY_RESPONSE). A Worker that still
@@ -95,7 +96,7 @@ let idleCount = 0;
 /**
  * The runner Workers of one sandbox (one episode): one Worker serves its runs one after another and is kept
  * between them (runner.worker.ts), so an episode pays one Worker start, not one a run (~25-40 ms of the
- * browser's serialized time each: docs/learning.md E145). A run cut off (time limit, loop limit, a stop)
+ * browser's serialized time each: docs/learning.md E146). A run cut off (time limit, loop limit, a stop)
  * ends its Worker, and the next run takes a fresh one. At most MAX_LIVE Workers run jobs at once (a kept
  * Worker waits for a slot like a new one). What is weaker than a Worker per run: runs of one episode share a
  * Worker, so code that escapes the runner's shims can change what later runs of the same episode report, as
@@ -105,9 +106,7 @@ let idleCount = 0;
  */
 export class RunnerPool {
   private idle: Spawned | null = null;
-  /** Workers this pool started or took from the spare (a test's view of the reuse). */
-  started = 0;
-  closed = false;
+  private closed = false;
 
   port(): RunnerPort {
     let current: Spawned | null = null;
@@ -178,7 +177,6 @@ export class RunnerPool {
       if (kept.failed === undefined) return kept;
       kept.worker.terminate(); // it failed while idle
     }
-    this.started++;
     return take(url);
   }
 

@@ -2,7 +2,7 @@
 // after another (job-queue.ts → runner.ts), each with the repository's modules as blob: URLs of its own, and
 // posts their events. The host keeps it between runs and terminates it at a time limit, at a loop limit
 // or when the sandbox is disposed; the next run then gets a fresh Worker. A Worker start is ~25-40 ms of a
-// browser's serialized time, most of a short run (docs/learning.md E145).
+// browser's serialized time, most of a short run (docs/learning.md E146).
 // Lives under src/ and type-checks as core code: the few Worker globals it touches are typed here.
 import type { RunJob, RunnerEvent } from './protocol.ts';
 import { serveJobs } from './job-queue.ts';
