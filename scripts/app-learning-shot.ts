@@ -10,26 +10,20 @@
 //   npx tsx scripts/app-learning-shot.ts [--out docs/app-learning.png] [--phase base|rft|dapo] [--minutes 20]
 //
 // One heavy job: run it on a quiet machine (its wall times are the figures the README quotes).
-import { build, preview } from 'vite';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppPage } from '../test/helpers/browser.ts';
+import { buildAndServe } from './serve-app.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'docs/app-learning.png' }, phase: { type: 'string', default: 'rft' }, minutes: { type: 'string', default: '20' } } });
 if (!['base', 'rft', 'dapo'].includes(args.phase!)) throw new Error(`--phase must be base, rft or dapo, got "${args.phase}"`);
 const limitMs = Number(args.minutes) * 60_000;
 if (!(limitMs > 0)) throw new Error(`--minutes must be a positive number, got "${args.minutes}"`);
 
-await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn' });
-const server = await preview({ root: ROOT, configFile: `${ROOT}vite.config.ts`, preview: { port: 0, host: '127.0.0.1', open: false } });
-const addr = server.httpServer.address();
-if (!addr || typeof addr === 'string') throw new Error('preview server has no port');
+const app = await buildAndServe();
 const errors: string[] = [];
 const { browser, page } = await openAppPage(errors);
 try {
-  // localhost (not 127.0.0.1): a secure context, so the page has navigator.gpu.
-  await page.goto(`http://localhost:${addr.port}/`);
+  await page.goto(app.url);
   await page.waitForSelector('#start-learning');
   await page.click('#start-learning');
   await page.waitForURL(/#\/run\//, { timeout: 60_000 });
@@ -60,5 +54,5 @@ try {
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
 } finally {
   await browser.close();
-  await server.close();
+  await app.close();
 }

@@ -7,24 +7,19 @@
 //   npx tsx scripts/worker-run-cost.ts
 //
 // One heavy job: run it on a quiet machine.
-import { build, preview } from 'vite';
-import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync } from 'node:fs';
 import { openAppPage } from '../test/helpers/browser.ts';
+import { buildAndServe, ROOT } from './serve-app.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const task = JSON.parse(readFileSync(`${ROOT}public/tasks/level0/train.jsonl`, 'utf8').split('\n')[5]!) as { files: Record<string, string> };
 const tests = Object.keys(task.files).filter((p) => p.startsWith('test/'));
-await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn' });
+const app = await buildAndServe();
 const runner = readdirSync(`${ROOT}dist/assets`).find((f) => f.startsWith('runner.worker'));
 if (!runner) throw new Error('the build has no runner.worker script in dist/assets');
-const server = await preview({ root: ROOT, configFile: `${ROOT}vite.config.ts`, preview: { port: 0, host: '127.0.0.1', open: false } });
-const addr = server.httpServer.address();
-if (!addr || typeof addr === 'string') throw new Error('preview server has no port');
 const errors: string[] = [];
 const { browser, page } = await openAppPage(errors);
 try {
-  await page.goto(`http://localhost:${addr.port}/`);
+  await page.goto(app.url);
   await page.waitForFunction(() => (window as { webswe?: { sandboxes?: unknown } }).webswe?.sandboxes);
   // Page code as text (tsx would add helpers the page does not have).
   const SCRIPT = `
@@ -60,5 +55,5 @@ try {
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
 } finally {
   await browser.close();
-  await server.close();
+  await app.close();
 }
