@@ -3,6 +3,7 @@
 // and kernels/dapo_loss_reduce.wgsl.
 import { dapoLossDims, type DapoLossOptions } from '../dapo_loss.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 /**
  * ρ = exp(logp − oldLogp); ℓ = −min(ρA, clip(ρ, 1−εlow, 1+εhigh)A)·mask; loss = Σℓ / denom.
@@ -16,7 +17,7 @@ export function dapoLoss(logp: CpuTensor, oldLogp: CpuTensor, adv: CpuTensor, ma
   let msum = 0;
   for (let i = 0; i < N; i++) msum += mask.data[i]!;
   const denom = opts.denom ?? (msum === 0 ? 1 : msum);
-  const g = new Float32Array(N);
+  const g = f32(N);
   let loss = 0, low = 0, high = 0, kl = 0;
   for (let i = 0; i < N; i++) {
     const w = mask.data[i]!;

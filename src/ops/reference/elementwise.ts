@@ -2,9 +2,10 @@
 // may alias an input: each element is read before it is written).
 import { sameShape } from '../layers.shape.ts';
 import { expectDtype, expectShape, numel, type CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 const target = (op: string, like: CpuTensor, out?: CpuTensor): CpuTensor => {
-  if (!out) return { shape: [...like.shape], dtype: 'f32', label: `${op}.out`, data: new Float32Array(numel(like.shape)) };
+  if (!out) return { shape: [...like.shape], dtype: 'f32', label: `${op}.out`, data: f32(numel(like.shape)) };
   expectDtype(op, 'out', out, 'f32');
   expectShape(op, 'out', out.shape, like.shape);
   return out;

@@ -3,6 +3,7 @@
 // kernels/logprobs_forward.wgsl and kernels/logprobs_backward.wgsl.
 import { logprobsBackwardDims, logprobsDims } from '../logprobs.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 const vec = (label: string, data: Float32Array, n: number): CpuTensor => ({ shape: [n], dtype: 'f32', label, data });
 
@@ -10,7 +11,7 @@ const vec = (label: string, data: Float32Array, n: number): CpuTensor => ({ shap
 export function logprobs(logits: CpuTensor, targets: CpuTensor): { logp: CpuTensor; entropy: CpuTensor; lse: CpuTensor } {
   const { N, V } = logprobsDims('logprobs', logits, targets);
   const x = logits.data, tg = targets.data;
-  const logp = new Float32Array(N), entropy = new Float32Array(N), lse = new Float32Array(N);
+  const logp = f32(N), entropy = f32(N), lse = f32(N);
   for (let n = 0; n < N; n++) {
     const o = n * V;
     let m = -Infinity;
@@ -41,7 +42,7 @@ export function logprobsBackward(
   out?: CpuTensor,
 ): CpuTensor {
   const { N, V } = logprobsBackwardDims(logits, targets, lse, entropy, dlogp, dentropy, out);
-  const dst = out ?? { shape: [N, V], dtype: 'f32' as const, label: 'logprobsBackward.dlogits', data: new Float32Array(N * V) };
+  const dst = out ?? { shape: [N, V], dtype: 'f32' as const, label: 'logprobsBackward.dlogits', data: f32(N * V) };
   const x = logits.data, y = dst.data, tg = targets.data;
   for (let n = 0; n < N; n++) {
     const o = n * V, L = lse.data[n]!, H = entropy.data[n]!, gl = dlogp.data[n]!, gh = dentropy ? dentropy.data[n]! : 0;

@@ -2,10 +2,11 @@
 // The oracle the WGSL kernel is tested against (and the CPU backend's implementation).
 import { matmulDims, type MatmulOptions } from '../matmul.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 export function matmul(a: CpuTensor, b: CpuTensor, opts: MatmulOptions<CpuTensor> = {}): CpuTensor {
   const d = matmulDims(a, b, opts);
-  const out = opts.out ?? { shape: d.outShape, dtype: 'f32' as const, label: 'matmul.out', data: new Float32Array(d.batch * d.M * d.N) };
+  const out = opts.out ?? { shape: d.outShape, dtype: 'f32' as const, label: 'matmul.out', data: f32(d.batch * d.M * d.N) };
   const A = a.data, B = b.data, C = out.data, bias = opts.bias?.data;
   const { M, N, K } = d;
   for (let z = 0; z < d.batch; z++) {

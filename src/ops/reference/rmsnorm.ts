@@ -2,12 +2,13 @@
 // forward and backward, accumulated in f64 per row; rows are every index of x but the last.
 import { rmsnormBackwardDims, rmsnormDims } from '../layers.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 /** y = x · rstd · w, rstd = 1/sqrt(mean(x²) + eps) over the last dim. x (R, D), w (D) → y (R, D), rstd (R). */
 export function rmsnorm(x: CpuTensor, w: CpuTensor, eps: number): { y: CpuTensor; rstd: CpuTensor } {
   const { R, D, rowShape } = rmsnormDims(x, w, eps);
   const X = x.data, W = w.data;
-  const y = new Float32Array(R * D), rstd = new Float32Array(R);
+  const y = f32(R * D), rstd = f32(R);
   for (let r = 0; r < R; r++) {
     let ss = 0;
     for (let d = 0; d < D; d++) ss += X[r * D + d]! * X[r * D + d]!;
@@ -28,7 +29,7 @@ export function rmsnorm(x: CpuTensor, w: CpuTensor, eps: number): { y: CpuTensor
 export function rmsnormBackward(dy: CpuTensor, x: CpuTensor, w: CpuTensor, rstd: CpuTensor, dw: CpuTensor, opts: { accumulateDx?: CpuTensor } = {}): CpuTensor {
   const { R, D } = rmsnormBackwardDims(dy, x, w, rstd, dw, opts.accumulateDx);
   const DY = dy.data, X = x.data, W = w.data;
-  const dx = opts.accumulateDx ?? { shape: [...x.shape], dtype: 'f32' as const, label: 'rmsnorm.dx', data: new Float32Array(R * D) };
+  const dx = opts.accumulateDx ?? { shape: [...x.shape], dtype: 'f32' as const, label: 'rmsnorm.dx', data: f32(R * D) };
   const dwSum = new Float64Array(D);
   for (let r = 0; r < R; r++) {
     const rs = rstd.data[r]!;

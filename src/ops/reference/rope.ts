@@ -3,6 +3,7 @@
 // (see ropeInvFreq), cos/sin in f64 of that angle. `inverse` rotates by −θ: the backward.
 import { ropeDims, ropeInvFreq } from '../layers.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
+import { f32 } from '../recycle.ts';
 
 /** x (N, H, HS), positions (N) i32 → (N, H, HS). */
 export function rope(x: CpuTensor, positions: CpuTensor, theta: number, opts: { inverse?: boolean } = {}): CpuTensor {
@@ -10,7 +11,7 @@ export function rope(x: CpuTensor, positions: CpuTensor, theta: number, opts: { 
   const half = HS / 2;
   const invFreq = ropeInvFreq(HS, theta);
   const sign = opts.inverse ? -1 : 1;
-  const X = x.data, out = new Float32Array(X.length);
+  const X = x.data, out = f32(X.length);
   for (let n = 0; n < N; n++) {
     const pos = Math.fround(positions.data[n]!);
     for (let i = 0; i < half; i++) {

@@ -9,8 +9,9 @@ import * as fast from '../fast-cpu/attention.ts';
 import { attentionCached as fastCached } from '../fast-cpu/attention_cached.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
+import { f32, recycle } from '../recycle.ts';
 
-const f32 = (shape: readonly number[], label: string, data: Float32Array): CpuTensor => ({ shape: [...shape], dtype: 'f32', label, data });
+const tensorOf = (shape: readonly number[], label: string, data: Float32Array): CpuTensor => ({ shape: [...shape], dtype: 'f32', label, data });
 const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0]!;
 
 /** first[b·T + t]: first position of seg[t]'s segment in row b; run[b·T + t]: start of t's run of equal ids. */
@@ -45,13 +46,15 @@ export function wasmAttention(pool: KernelPool, q: CpuTensor, k: CpuTensor, v: C
   const s = scratch(pool, heap, T, HS);
   heap.commit();
   pool.run(OP.attentionForward, [qAt, kAt, vAt, segAt, firstAt, runAt, outAt, mAt, lAt, B, T, NH, NKV, HS, bits(scale), s.base, s.stride], B * NH, B * T * NH * HS * T >= 1 << 16);
-  const out = new Float32Array(q.data.length), m = new Float32Array(B * NH * T), l = new Float32Array(B * NH * T);
+  const out = f32(q.data.length), m = f32(B * NH * T), l = f32(B * NH * T);
   heap.read(outAt, out);
   heap.read(mAt, m);
   heap.read(lAt, l);
-  const lse = new Float32Array(B * NH * T);
+  const lse = f32(B * NH * T);
   for (let i = 0; i < lse.length; i++) lse[i] = l[i]! > 0 ? m[i]! + Math.log(l[i]!) : LSE_PADDING;
-  return { out: f32(q.shape, 'attention.out', out), lse: f32([B, NH, T], 'attention.lse', lse) };
+  recycle(m);
+  recycle(l);
+  return { out: tensorOf(q.shape, 'attention.out', out), lse: tensorOf([B, NH, T], 'attention.lse', lse) };
 }
 
 export function wasmAttentionBackward(
@@ -67,11 +70,11 @@ export function wasmAttentionBackward(
   const s = scratch(pool, heap, T, HS);
   heap.commit();
   pool.run(OP.attentionBackward, [...at, segAt, firstAt, runAt, dqAt, dkAt, dvAt, B, T, NH, NKV, HS, bits(scale), s.base, s.stride], B * NKV, B * T * NH * HS * T >= 1 << 16);
-  const dq = new Float32Array(q.data.length), dk = new Float32Array(k.data.length), dv = new Float32Array(v.data.length);
+  const dq = f32(q.data.length), dk = f32(k.data.length), dv = f32(v.data.length);
   heap.read(dqAt, dq);
   heap.read(dkAt, dk);
   heap.read(dvAt, dv);
-  return { dq: f32(q.shape, 'attention.dq', dq), dk: f32(k.shape, 'attention.dk', dk), dv: f32(v.shape, 'attention.dv', dv) };
+  return { dq: tensorOf(q.shape, 'attention.dq', dq), dk: tensorOf(k.shape, 'attention.dk', dk), dv: tensorOf(v.shape, 'attention.dv', dv) };
 }
 
 /** A KV cache kept in the kernels' memory in the layout attn_cached_item reads, so that a call against it
@@ -157,7 +160,7 @@ export function wasmAttentionCached(pool: KernelPool, q: CpuTensor, kCache: CpuT
   }
   const tiled = tiles ? [tiles.k.at, tiles.v.at, tiles.k.stride] : [0, 0, 0];
   pool.run(OP.attentionCached, [qAt, kAt, vAt, lenAt, outAt, B, TQ, S, NH, NKV, HS, bits(scale), s.base, s.stride, rowsAt, ...tiled], B * NKV, work * NH * HS >= 1 << 17);
-  const out = new Float32Array(q.data.length);
+  const out = f32(q.data.length);
   heap.read(outAt, out);
   return { shape: [B, TQ, NH, HS], dtype: 'f32', label: 'attentionCached.out', data: out };
 }

@@ -15,6 +15,7 @@ import { wasmLogprobs, wasmLogprobsBackward } from './logprobs.ts';
 import { wasmRmsnorm, wasmRmsnormBackward, wasmSwiglu, wasmSwigluBackward } from './layers.ts';
 import { wasmMatmul } from './matmul.ts';
 import { KernelPool, type SpawnHelper } from './threads.ts';
+import { recycle } from '../recycle.ts';
 
 export class WasmBackend extends FastCpuBackend {
   /** KV caches kept tiled in the kernels' memory (attention.ts, KvTiles), by the cache's data: made at a
@@ -57,10 +58,12 @@ export class WasmBackend extends FastCpuBackend {
   };
   override free(t: CpuTensor): void {
     const tiles = this.tiles.get(t.data as Float32Array);
-    if (!tiles) return;
-    this.tiles.delete(t.data as Float32Array);
-    this.unfreed.unregister(tiles);
-    tiles.free();
+    if (tiles) {
+      this.tiles.delete(t.data as Float32Array);
+      this.unfreed.unregister(tiles);
+      tiles.free();
+    }
+    recycle(t.data);
   }
   override logprobs = (logits: CpuTensor, targets: CpuTensor) => wasmLogprobs(this.pool, logits, targets);
   override logprobsBackward = (logits: CpuTensor, targets: CpuTensor, lse: CpuTensor, entropy: CpuTensor, dlogp: CpuTensor, dentropy?: CpuTensor, out?: CpuTensor) =>

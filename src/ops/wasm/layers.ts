@@ -5,6 +5,7 @@
 import { rmsnormBackwardDims, rmsnormDims, sameShape } from '../layers.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
+import { f32, recycle } from '../recycle.ts';
 
 const PARALLEL = 1 << 15; // elements below which a job runs on the caller alone
 const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0]!;
@@ -16,7 +17,7 @@ export function wasmSwiglu(pool: KernelPool, gate: CpuTensor, up: CpuTensor): Cp
   const gAt = heap.put(gate.data as Float32Array), uAt = heap.put(up.data as Float32Array), hAt = heap.alloc(n);
   heap.commit();
   pool.run(OP.swiglu, [gAt, uAt, hAt, n], Math.ceil(n / pool.ex.ew_per_item()), n >= PARALLEL);
-  const h = new Float32Array(n);
+  const h = f32(n);
   heap.read(hAt, h);
   return like(gate, 'swiglu.h', h);
 }
@@ -28,7 +29,7 @@ export function wasmSwigluBackward(pool: KernelPool, dh: CpuTensor, gate: CpuTen
   const dgAt = heap.alloc(n), duAt = heap.alloc(n);
   heap.commit();
   pool.run(OP.swigluBackward, [dAt, gAt, uAt, dgAt, duAt, n], Math.ceil(n / pool.ex.ew_per_item()), n >= PARALLEL);
-  const dgate = new Float32Array(n), dup = new Float32Array(n);
+  const dgate = f32(n), dup = f32(n);
   heap.read(dgAt, dgate);
   heap.read(duAt, dup);
   return { dgate: like(gate, 'swiglu.dgate', dgate), dup: like(gate, 'swiglu.dup', dup) };
@@ -40,7 +41,7 @@ export function wasmRmsnorm(pool: KernelPool, x: CpuTensor, w: CpuTensor, eps: n
   const xAt = heap.put(x.data as Float32Array), wAt = heap.put(w.data as Float32Array), yAt = heap.alloc(R * D), rAt = heap.alloc(R);
   heap.commit();
   pool.run(OP.rmsnorm, [xAt, wAt, yAt, rAt, R, D, bits(eps)], Math.ceil(R / pool.ex.rn_rows_per_item()), R * D >= PARALLEL);
-  const y = new Float32Array(R * D), rstd = new Float32Array(R);
+  const y = f32(R * D), rstd = f32(R);
   heap.read(yAt, y);
   heap.read(rAt, rstd);
   return { y: like(x, 'rmsnorm.y', y), rstd: { shape: rowShape, dtype: 'f32', label: 'rmsnorm.rstd', data: rstd } };
@@ -48,7 +49,7 @@ export function wasmRmsnorm(pool: KernelPool, x: CpuTensor, w: CpuTensor, eps: n
 
 export function wasmRmsnormBackward(pool: KernelPool, dy: CpuTensor, x: CpuTensor, w: CpuTensor, rstd: CpuTensor, dw: CpuTensor, opts: { accumulateDx?: CpuTensor } = {}): CpuTensor {
   const { R, D } = rmsnormBackwardDims(dy, x, w, rstd, dw, opts.accumulateDx);
-  const dx = opts.accumulateDx ?? like(x, 'rmsnorm.dx', new Float32Array(R * D));
+  const dx = opts.accumulateDx ?? like(x, 'rmsnorm.dx', f32(R * D));
   const items = Math.ceil(R / pool.ex.rn_rows_per_item());
   const heap = new HeapLayout(pool);
   const at = [dy, x, w, rstd].map((t) => heap.put(t.data as Float32Array));
@@ -56,12 +57,13 @@ export function wasmRmsnormBackward(pool: KernelPool, dy: CpuTensor, x: CpuTenso
   heap.commit();
   pool.run(OP.rmsnormBackward, [...at, dxAt, partAt, R, D, opts.accumulateDx ? 1 : 0], items, R * D >= PARALLEL);
   heap.read(dxAt, dx.data as Float32Array);
-  const part = new Float32Array(items * D), g = dw.data as Float32Array;
+  const part = f32(items * D), g = dw.data as Float32Array;
   heap.read(partAt, part);
   for (let d = 0; d < D; d++) {
     let s = 0;
     for (let i = 0; i < items; i++) s += part[i * D + d]!;
     g[d] = g[d]! + s;
   }
+  recycle(part);
   return dx;
 }

@@ -5,6 +5,7 @@
 import { logprobsBackwardDims, logprobsDims } from '../logprobs.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
+import { f32, recycle } from '../recycle.ts';
 
 const vec = (label: string, data: Float32Array, n: number): CpuTensor => ({ shape: [n], dtype: 'f32', label, data });
 /** Rows × V below this run on the caller alone. */
@@ -17,17 +18,18 @@ export function wasmLogprobs(pool: KernelPool, logits: CpuTensor, targets: CpuTe
   const xAt = heap.put(x), mAt = heap.alloc(N), sAt = heap.alloc(N), sxAt = heap.alloc(N);
   heap.commit();
   pool.run(OP.logprobs, [xAt, N, V, mAt, sAt, sxAt], Math.ceil(N / pool.ex.lp_rows_per_item()), N * V >= PARALLEL);
-  const m = new Float32Array(N), s = new Float32Array(N), sx = new Float32Array(N);
+  const m = f32(N), s = f32(N), sx = f32(N);
   heap.read(mAt, m);
   heap.read(sAt, s);
   heap.read(sxAt, sx);
-  const logp = new Float32Array(N), entropy = new Float32Array(N), lse = new Float32Array(N);
+  const logp = f32(N), entropy = f32(N), lse = f32(N);
   for (let n = 0; n < N; n++) {
     const logs = Math.log(s[n]!), t = tg[n]!;
     lse[n] = m[n]! + logs;
     entropy[n] = logs - sx[n]! / s[n]!;
     logp[n] = t >= 0 && t < V ? x[n * V + t]! - m[n]! - logs : 0;
   }
+  for (const a of [m, s, sx]) recycle(a);
   return { logp: vec('logprobs.logp', logp, N), entropy: vec('logprobs.entropy', entropy, N), lse: vec('logprobs.lse', lse, N) };
 }
 
@@ -35,7 +37,7 @@ export function wasmLogprobsBackward(
   pool: KernelPool, logits: CpuTensor, targets: CpuTensor, lse: CpuTensor, entropy: CpuTensor, dlogp: CpuTensor, dentropy?: CpuTensor, out?: CpuTensor,
 ): CpuTensor {
   const { N, V } = logprobsBackwardDims(logits, targets, lse, entropy, dlogp, dentropy, out);
-  const dst = out ?? { shape: [N, V], dtype: 'f32' as const, label: 'logprobsBackward.dlogits', data: new Float32Array(N * V) };
+  const dst = out ?? { shape: [N, V], dtype: 'f32' as const, label: 'logprobsBackward.dlogits', data: f32(N * V) };
   const heap = new HeapLayout(pool);
   const xAt = heap.put(logits.data as Float32Array), tAt = heap.put(targets.data as Int32Array);
   const lAt = heap.put(lse.data as Float32Array), hAt = heap.put(entropy.data as Float32Array), gAt = heap.put(dlogp.data as Float32Array);

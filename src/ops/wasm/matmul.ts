@@ -6,13 +6,14 @@
 import { matmulDims, type MatmulOptions } from '../matmul.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
+import { f32 } from '../recycle.ts';
 
 /** Products below this many multiply-adds run on one thread (thread count never changes the bits). */
 const PARALLEL_MACS = 1 << 18;
 
 export function wasmMatmul(pool: KernelPool, a: CpuTensor, b: CpuTensor, opts: MatmulOptions<CpuTensor> = {}): CpuTensor {
   const d = matmulDims(a, b, opts);
-  const out = opts.out ?? { shape: d.outShape, dtype: 'f32' as const, label: 'matmul.out', data: new Float32Array(d.batch * d.M * d.N) };
+  const out = opts.out ?? { shape: d.outShape, dtype: 'f32' as const, label: 'matmul.out', data: f32(d.batch * d.M * d.N) };
   const C = out.data as Float32Array;
   const heap = new HeapLayout(pool);
   const aAt = heap.put(a.data as Float32Array), bAt = heap.put(b.data as Float32Array);
