@@ -9,8 +9,12 @@ import { axisLabel, boundaryGaps, CHARTS, family, phaseBands, seriesValues, xAxi
 
 export { CHARTS };
 import { el, num } from './dom.ts';
+import { PassPacer } from './pass-pacer.ts';
 
 const COLOURS = ['#1f6feb', '#c4302b', '#2da44e', '#8250df'];
+/** The least time between the end of one redraw pass and the start of the next (RunCharts.redraw). */
+export const REDRAW_GAP_MS = 1000;
+
 /** Rows are whole numbers: ticks at whole steps only. */
 export const ROW_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 /** uPlot's padded range, except that a flat series gets ±1 around its value rather than 0..100. */
@@ -102,7 +106,7 @@ export function markerPlugin(groups: () => readonly MarkerGroup[]): uPlot.Plugin
 
 export class RunCharts {
   readonly element: HTMLElement;
-  private plots: { spec: ChartSpec; plot: uPlot; figure: HTMLElement }[] = [];
+  private readonly plots: { spec: ChartSpec; plot: uPlot; figure: HTMLElement }[] = [];
   private rows: MetricRecord[] = [];
   private bands: { phase: string; from: number; to: number }[] = [];
   /** Per chart and series (1-based, as uPlot counts), the x ranges where its line must break. */
@@ -147,6 +151,7 @@ export class RunCharts {
   /** Replace all rows (a run opened or reloaded). */
   setRows(rows: readonly MetricRecord[]): void {
     this.rows = [...rows];
+    this.frame = null;
     this.redraw();
   }
 
@@ -154,6 +159,7 @@ export class RunCharts {
   append(rows: readonly MetricRecord[], from: number): boolean {
     if (from !== this.rows.length) return false;
     this.rows.push(...rows);
+    this.frame = null;
     this.redraw();
     return true;
   }
@@ -162,31 +168,20 @@ export class RunCharts {
     return this.rows.length;
   }
 
-  /**
-   * Redraw every chart, one per task: eleven uPlot redraws in one task held a loaded machine's main thread
-   * for over 100 ms, and the Live view keeps every task of a live run under that (Long Tasks API in
-   * test/browser/run.test.ts). Rows that arrive meanwhile join the pass under way.
-   */
+  /** Redraws every chart, paced (pass-pacer.ts: one chart a task, a pass at most once a second while rows stream in). */
   private redraw(): void {
-    for (const p of this.plots) this.stale.add(p);
-    if (this.drawing) return;
-    this.drawing = true;
-    const next = () => {
-      const p = this.stale.values().next().value;
-      if (!p || this.destroyed) return void (this.drawing = false);
-      this.stale.delete(p);
-      this.draw(p);
-      setTimeout(next, 0);
-    };
-    setTimeout(next, 0);
+    this.pacer.request();
   }
-  private readonly stale = new Set<RunCharts['plots'][number]>();
-  private drawing = false;
-  private destroyed = false;
+  private readonly pacer = new PassPacer(this.plots, (p) => this.draw(p), { gapMs: REDRAW_GAP_MS, passEnd: (n) => (this.element.dataset.passes = String(n)) });
+  /** What every chart of a pass shares (x and its label; the bands), made once for the present rows. */
+  private frame: { xs: number[]; label: string } | null = null;
 
   private draw({ spec, plot, figure }: RunCharts['plots'][number]): void {
-    const { xs, label } = xAxis(this.rows);
-    this.bands = phaseBands(this.rows, xs);
+    if (!this.frame) {
+      this.frame = xAxis(this.rows);
+      this.bands = phaseBands(this.rows, this.frame.xs);
+    }
+    const { xs, label } = this.frame;
     const ys = spec.series.map((s) => seriesValues(this.rows, s));
     this.gaps.set(spec.id, ys.map((y) => boundaryGaps(this.rows, xs, y)));
     const points = ys.reduce((a, y) => a + y.filter((v) => v !== null).length, 0);
@@ -208,7 +203,7 @@ export class RunCharts {
   }
 
   destroy(): void {
-    this.destroyed = true;
+    this.pacer.stop();
     this.resize.disconnect();
     for (const p of this.plots) p.plot.destroy();
   }
