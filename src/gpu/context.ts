@@ -7,6 +7,7 @@
 import { GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError, KernelCompileError } from './errors.ts';
 import { kernelSource } from './kernels.ts';
 import { overrideConstants, packParams, paramsByteSize, type KernelDecl } from './kernel.ts';
+import { sizeClass } from '../ops/size-class.ts';
 
 export interface AdapterSummary {
   vendor: string;
@@ -44,17 +45,7 @@ const pipelinesByDevice = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>
 /** The smallest binding limit a context accepts. */
 export const MIN_BINDING_LIMIT = 256;
 
-/**
- * The pool's size classes: below 64 KiB a multiple of 256 bytes; above, 2^k · (1 + j/8) for j = 0…7, so a
- * buffer is at most 1/8 larger than asked. Exact sizes made the pool a churn: prefill and training sizes follow
- * each episode's length, so a released buffer was rarely asked for again — on an H200 a one-minute tiny run
- * destroyed 35 GB of pooled buffers while its live peak was 1.9 GB (docs/gpu-h200.md, second report).
- */
-export function sizeClass(bytes: number): number {
-  if (bytes <= 65536) return Math.ceil(bytes / 256) * 256;
-  const step = 2 ** (Math.floor(Math.log2(bytes)) - 3);
-  return Math.ceil(bytes / step) * step;
-}
+export { sizeClass };
 
 export class GpuContext {
   readonly limits: GPUSupportedLimits;

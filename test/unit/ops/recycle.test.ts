@@ -1,5 +1,5 @@
-// Recycled op results (src/ops/recycle.ts): f32 hands out zeroed arrays, reusing only arrays it made and
-// that were given back, each once; and the WASM backend's free gives results back without any caller
+// Recycled op results (src/ops/recycle.ts): f32 hands out zeroed views on buffers of a size class, reusing
+// only buffers of views it made that were given back, each once; and the WASM backend's free gives results back without any caller
 // still reading them — with `poison` (every array given back filled with NaN) a whole round of the
 // trainer's work (generation against the KV cache, SFT and DAPO steps in passes, scoring) gives, bit for
 // bit, what it gives with recycling off.
@@ -20,37 +20,42 @@ import { Rng } from '../../../src/random.ts';
 afterEach(() => void setRecycleMode('on'));
 
 describe('f32 and recycle', () => {
-  it('hands out zeroed arrays, reuses one given back (same length only), never one it did not make, never one twice', () => {
+  it('hands out zeroed views, reusing a buffer given back for any length of its size class, never one it did not make, each once', () => {
     setRecycleMode('on');
     const a = f32(1000);
+    expect([a.length, a.byteOffset, a.buffer.byteLength]).toEqual([1000, 0, 4096]); // 4,000 bytes → the 4,096 class
     a.fill(7);
     recycle(a);
-    expect(recycledBytes()).toBe(4000);
+    expect(recycledBytes()).toBe(4096);
     recycle(a); // given back twice: kept once
-    expect(recycledBytes()).toBe(4000);
-    expect(f32(999)).not.toBe(a);
-    const b = f32(1000);
-    expect(b).toBe(a);
+    expect(recycledBytes()).toBe(4096);
+    expect(f32(2000).buffer).not.toBe(a.buffer); // another class
+    const b = f32(990); // the same class: the same buffer, a new view
+    expect(b).not.toBe(a);
+    expect(b.buffer).toBe(a.buffer);
+    expect(b.length).toBe(990);
     expect(b.every((x) => x === 0)).toBe(true);
-    expect(f32(1000)).not.toBe(a); // handed out once
+    recycle(a); // a stale view of a buffer now b's: ignored
+    expect(recycledBytes()).toBe(0);
+    expect(f32(1000).buffer).not.toBe(a.buffer); // handed out once
     const foreign = new Float32Array(1000);
     recycle(foreign);
     recycle(new Int32Array(8) as unknown as Float32Array);
     expect(recycledBytes()).toBe(0);
-    expect(f32(1000)).not.toBe(foreign);
   });
 
-  it('off never reuses; poison fills an array given back with NaN; a bad mode is refused', () => {
+  it('off never reuses; poison fills a buffer given back with NaN; a bad mode is refused', () => {
     setRecycleMode('off');
     const a = f32(16);
     recycle(a);
-    expect(f32(16)).not.toBe(a);
+    expect(f32(16).buffer).not.toBe(a.buffer);
     setRecycleMode('poison');
     const p = f32(16);
     recycle(p);
     expect(Number.isNaN(p[3]!)).toBe(true);
-    expect(f32(16)).toBe(p);
-    expect(p.every((x) => x === 0)).toBe(true);
+    const q = f32(16);
+    expect(q.buffer).toBe(p.buffer);
+    expect(q.every((x) => x === 0)).toBe(true);
     expect(() => setRecycleMode('maybe' as RecycleMode)).toThrow(/on, off or poison/);
   });
 
@@ -59,7 +64,7 @@ describe('f32 and recycle', () => {
     const big = Array.from({ length: 5 }, () => f32(16 * 2 ** 20)); // 64 MiB each
     for (const a of big) recycle(a);
     expect(recycledBytes()).toBe(256 * 2 ** 20);
-    expect(f32(16 * 2 ** 20)).toBe(big[4]); // the latest kept; big[0] was given up
+    expect(f32(16 * 2 ** 20).buffer).toBe(big[4]!.buffer); // the latest kept; big[0]'s was given up
   });
 });
 
