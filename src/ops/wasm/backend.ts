@@ -5,6 +5,8 @@
 // any thread count; CpuBackend stays the oracle (test/unit/ops/wasm.test.ts). Create it with
 // `await WasmBackend.create(threads, spawn)` (helper threads start asynchronously; under Node
 // `wasmBackendNode` in threads.node.ts); `close()` ends them.
+// `free` gives an op result's buffer back for the next result of its size class (../recycle.ts: a fresh
+// typed array costs tens of µs in a browser Worker, and a training step makes ~1,500).
 import { FastCpuBackend } from '../fast-cpu/backend.ts';
 import type { MatmulOptions } from '../matmul.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
