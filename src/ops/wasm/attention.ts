@@ -9,7 +9,7 @@ import * as fast from '../fast-cpu/attention.ts';
 import { attentionCached as fastCached } from '../fast-cpu/attention_cached.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
-import { f32, recycle } from '../recycle.ts';
+import { f32 } from '../recycle.ts';
 
 const tensorOf = (shape: readonly number[], label: string, data: Float32Array): CpuTensor => ({ shape: [...shape], dtype: 'f32', label, data });
 const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0]!;
@@ -46,14 +46,10 @@ export function wasmAttention(pool: KernelPool, q: CpuTensor, k: CpuTensor, v: C
   const s = scratch(pool, heap, T, HS);
   heap.commit();
   pool.run(OP.attentionForward, [qAt, kAt, vAt, segAt, firstAt, runAt, outAt, mAt, lAt, B, T, NH, NKV, HS, bits(scale), s.base, s.stride], B * NH, B * T * NH * HS * T >= 1 << 16);
-  const out = f32(q.data.length), m = f32(B * NH * T), l = f32(B * NH * T);
+  const out = f32(q.data.length), m = heap.view(mAt, B * NH * T), l = heap.view(lAt, B * NH * T);
   heap.read(outAt, out);
-  heap.read(mAt, m);
-  heap.read(lAt, l);
   const lse = f32(B * NH * T);
   for (let i = 0; i < lse.length; i++) lse[i] = l[i]! > 0 ? m[i]! + Math.log(l[i]!) : LSE_PADDING;
-  recycle(m);
-  recycle(l);
   return { out: tensorOf(q.shape, 'attention.out', out), lse: tensorOf([B, NH, T], 'attention.lse', lse) };
 }
 

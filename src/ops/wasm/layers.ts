@@ -5,7 +5,7 @@
 import { rmsnormBackwardDims, rmsnormDims, sameShape } from '../layers.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
-import { f32, recycle } from '../recycle.ts';
+import { f32 } from '../recycle.ts';
 
 const PARALLEL = 1 << 15; // elements below which a job runs on the caller alone
 const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0]!;
@@ -57,13 +57,11 @@ export function wasmRmsnormBackward(pool: KernelPool, dy: CpuTensor, x: CpuTenso
   heap.commit();
   pool.run(OP.rmsnormBackward, [...at, dxAt, partAt, R, D, opts.accumulateDx ? 1 : 0], items, R * D >= PARALLEL);
   heap.read(dxAt, dx.data as Float32Array);
-  const part = f32(items * D), g = dw.data as Float32Array;
-  heap.read(partAt, part);
+  const part = heap.view(partAt, items * D), g = dw.data as Float32Array;
   for (let d = 0; d < D; d++) {
     let s = 0;
     for (let i = 0; i < items; i++) s += part[i * D + d]!;
     g[d] = g[d]! + s;
   }
-  recycle(part);
   return dx;
 }

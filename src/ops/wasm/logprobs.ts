@@ -5,7 +5,7 @@
 import { logprobsBackwardDims, logprobsDims } from '../logprobs.shape.ts';
 import type { CpuTensor } from '../tensor.ts';
 import { HeapLayout, OP, type KernelPool } from './threads.ts';
-import { f32, recycle } from '../recycle.ts';
+import { f32 } from '../recycle.ts';
 
 const vec = (label: string, data: Float32Array, n: number): CpuTensor => ({ shape: [n], dtype: 'f32', label, data });
 /** Rows × V below this run on the caller alone. */
@@ -18,10 +18,7 @@ export function wasmLogprobs(pool: KernelPool, logits: CpuTensor, targets: CpuTe
   const xAt = heap.put(x), mAt = heap.alloc(N), sAt = heap.alloc(N), sxAt = heap.alloc(N);
   heap.commit();
   pool.run(OP.logprobs, [xAt, N, V, mAt, sAt, sxAt], Math.ceil(N / pool.ex.lp_rows_per_item()), N * V >= PARALLEL);
-  const m = f32(N), s = f32(N), sx = f32(N);
-  heap.read(mAt, m);
-  heap.read(sAt, s);
-  heap.read(sxAt, sx);
+  const m = heap.view(mAt, N), s = heap.view(sAt, N), sx = heap.view(sxAt, N);
   const logp = f32(N), entropy = f32(N), lse = f32(N);
   for (let n = 0; n < N; n++) {
     const logs = Math.log(s[n]!), t = tg[n]!;
@@ -29,7 +26,6 @@ export function wasmLogprobs(pool: KernelPool, logits: CpuTensor, targets: CpuTe
     entropy[n] = logs - sx[n]! / s[n]!;
     logp[n] = t >= 0 && t < V ? x[n * V + t]! - m[n]! - logs : 0;
   }
-  for (const a of [m, s, sx]) recycle(a);
   return { logp: vec('logprobs.logp', logp, N), entropy: vec('logprobs.entropy', entropy, N), lse: vec('logprobs.lse', lse, N) };
 }
 

@@ -278,6 +278,12 @@ export class HeapLayout {
 
   /** Copies n floats at byte address `at` into `into` (from its start). */
   read(at: number, into: Float32Array): void {
-    into.set(this.pool.f32.subarray(at / 4, at / 4 + into.length));
+    into.set(this.view(at, into.length));
+  }
+
+  /** n floats at byte address `at`, in place: valid until the pool's next op call (intermediate values an
+   *  op reduces in JS at once, never a result). */
+  view(at: number, n: number): Float32Array {
+    return this.pool.f32.subarray(at / 4, at / 4 + n);
   }
 }
