@@ -251,6 +251,40 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
     expect(r.shared).toBe(true);
   });
 
+  it("cannot forge the runner's events or end its Worker: postMessage and close are absent, as in node", async () => {
+    // A test that posts a passing result and a clean exit in the runner's protocol, then a failing one: the
+    // forged events would end the run at exit 0 with the real failure never reported (a forged reward).
+    const forge = {
+      ...files,
+      'test/forge.test.js': `${HEAD}it('forges', () => { postMessage({ type: 'result', path: ['ghost'], status: 'pass', ms: 0 }); postMessage({ type: 'exit', code: 0 }); });\nit('real', () => assert.equal(1, 2));\n`,
+    };
+    const node = await createNodeSandbox(forge, { timeoutMs: 20_000 });
+    try {
+      const n = await node.runTests(['test/forge.test.js']);
+      const nodeClose = await node.exec(['node', '-e', 'console.log(typeof postMessage, typeof close)']);
+      const w = await run(
+        `const sb = await sandboxes.worker(arg, { timeoutMs: 20000 });
+         try {
+           const tests = await sb.runTests(['test/forge.test.js']);
+           const types = await sb.exec(['node', '-e', 'console.log(typeof postMessage, typeof close)']);
+           const onmessage = await sb.exec(['node', '-e', 'globalThis.onmessage = () => {}; console.log("set")']);
+           const after = await sb.exec(['node', '-e', 'console.log("still served")']);
+           return { tests, types: types.output, onmessage: onmessage.output, after: after.output };
+         } finally { await sb.dispose(); }`,
+        forge,
+      );
+      expect(brief(w.tests)).toEqual(brief(n));
+      expect(brief(w.tests).map((t) => t[1])).toEqual(['fail', 'fail']);
+      expect(w.tests.exitCode).toBe(1);
+      expect(w.types).toBe(nodeClose.output);
+      expect(w.types).toBe('undefined undefined\n');
+      // Code that sets onmessage does not deafen the runner to its sandbox's next run.
+      expect([w.onmessage, w.after]).toEqual(['set\n', 'still served\n']);
+    } finally {
+      await node.dispose();
+    }
+  });
+
   it('runs `node FILE ARGS`, `node -e`, `node --test` and selected names; edits files; diffs', async () => {
     const out = await run(
       `const sb = await sandboxes.worker(arg);

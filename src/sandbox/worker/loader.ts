@@ -1,5 +1,5 @@
-// The worker sandbox's module loader: each repository file becomes an ES module at its own URL (blob:
-// in the browser, data: in Node's tests), its relative imports rewritten to the URLs of its
+// The worker sandbox's module loader: each repository file becomes an ES module at its own URL (a data:
+// URL with a nonce, in the browser's Worker and Node's runner alike), its relative imports rewritten to the URLs of its
 // dependencies, compiled first (so a cycle cannot be loaded: it is reported as such), node:test and
 // node:assert(/strict) mapped to the shim modules, dynamic import() routed through a global resolver.
 // Rewrites keep every line where it was, so stack positions map back to repo files. Core code.

@@ -12,7 +12,7 @@ import type { RunJob, RunnerEvent } from './protocol.ts';
 
 export interface RunnerHost {
   post(e: RunnerEvent): void;
-  /** A URL the engine can import() for this module text (blob: in a Worker). */
+  /** A URL the engine can import() for this module text (data: with a nonce: runner.worker.ts, runner-serve.ts). */
   makeUrl(code: string): string;
   /** Replace console, timers and `process` on globalThis (a Worker: yes; an in-process test: no). */
   ownsGlobals: boolean;
