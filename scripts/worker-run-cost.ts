@@ -1,8 +1,9 @@
 // What a run of the browser's worker sandbox costs in chromium (docs/learning.md E146): build and serve the
 // app (as scripts/app-learning-shot.ts does), then in the page 60 runs one after another in one sandbox of a
 // level-0 training task's tests and of `node -e 0`, with one sandbox and with two at once (ms a run, wall,
-// amortized), and bare Workers started one after another (a `postMessage(1)` script and the runner's own),
-// which is what a run paid when each run had a Worker of its own.
+// amortized), a new sandbox for each test run (an episode's pattern: a closed sandbox's Worker serves the next,
+// E156), and bare Workers started one after another (a `postMessage(1)` script and the runner's own), which is
+// what a run paid when each run had a Worker of its own.
 //
 //   npx tsx scripts/worker-run-cost.ts
 //
@@ -32,6 +33,16 @@ try {
       out[name] = (performance.now() - t) / (N * par);
       await Promise.all(sbs.map((sb) => sb.dispose()));
     }
+    // An episode's pattern: a new sandbox, one test run, closed (its Worker released to the next: realm.ts).
+    async function episodes(name) {
+      const t = performance.now();
+      for (let i = 0; i < N; i++) {
+        const sb = await window.webswe.sandboxes.worker(arg.files, { timeoutMs: 5000 });
+        await sb.runTests(arg.tests);
+        await sb.dispose();
+      }
+      out[name] = (performance.now() - t) / N;
+    }
     async function workers(name, url) {
       const t = performance.now();
       for (let i = 0; i < N; i++) await new Promise((res) => { const w = new Worker(url, { type: 'module' }); w.onmessage = () => { w.terminate(); res(); }; });
@@ -45,6 +56,7 @@ try {
       await runs('node -e 0, one sandbox', 1, (sb) => sb.exec(['node', '-e', '0']));
       await runs('test run, two sandboxes at once', 2, (sb) => sb.runTests(arg.tests));
       await runs('node -e 0, two sandboxes at once', 2, (sb) => sb.exec(['node', '-e', '0']));
+      await episodes('a new sandbox, a test run, closed');
       await workers('a bare Worker started', bare);
       await workers("the runner's Worker started", full);
       console.log('rep ' + rep + ': ' + JSON.stringify(out));

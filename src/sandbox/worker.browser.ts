@@ -1,6 +1,7 @@
 // The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose runs go to a module
 // Worker of their sandbox (src/sandbox/worker/runner.worker.ts), kept between its runs (RunnerPool), with
-// one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start.
+// one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start, and the
+// Workers of closed sandboxes reused by later ones when their realm is unchanged (released, realm.ts).
 // Worker.terminate() ends a runaway test at the time limit.
 // The built runner script is fetched once and Workers start from a blob: URL of it: no request per
 // run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
@@ -30,6 +31,12 @@ const runnerScript = () =>
 
 interface Spawned {
   worker: Worker;
+  /** Jobs posted to it. */
+  jobs: number;
+  /** It served a sandbox that is closed: its next job checks its realm first (RunJob.verify). */
+  used?: boolean;
+  /** When it was released (performance.now()). */
+  releasedAt?: number;
   /** Set when the Worker failed before it ran a job (its script did not load). */
   failed?: string;
   /** Called on that failure once a job is waiting for it. */
@@ -38,7 +45,7 @@ interface Spawned {
 
 function spawn(url: string): Spawned {
   const worker = new Worker(url, { type: 'module', name: 'webswe-sandbox-runner' });
-  const s: Spawned = { worker };
+  const s: Spawned = { worker, jobs: 0 };
   worker.onerror = (e) => {
     // Errors inside a job are handled in the Worker; one that reaches here means the runner itself failed.
     e.preventDefault();
@@ -88,6 +95,35 @@ function take(url: string): Spawned {
   return s;
 }
 
+/** Workers of closed sandboxes whose runs all ended on their own (no limit, no failure), waiting for another
+ *  sandbox: it takes one before the spare, and the Worker checks its realm before that sandbox's first job
+ *  (runner.worker.ts: a Worker whose runs changed anything answers 'dirty' and is ended, the job going to a fresh
+ *  one). A Worker start is ~50 ms of the browser's CPU (E156) and an episode needs two (its own, its grading's). */
+const released: Spawned[] = [];
+/** Released Workers kept at most (each an isolate holding the modules of the runs it served): a lockstep batch of
+ *  episodes closes its sandboxes together and the next batch opens as many (agent.rolloutBatch, 32 in micro). */
+export const MAX_RELEASED = 32;
+/** Jobs a Worker serves at most before it is ended: its module map keeps every run's modules. */
+export const MAX_JOBS_PER_WORKER = 256;
+/** A released Worker no sandbox took for this long is ended (a run that stopped leaves no isolates behind). */
+const RELEASED_IDLE_MS = 30_000;
+let sweeping: ReturnType<typeof setTimeout> | null = null;
+function release(s: Spawned): void {
+  if (s.failed !== undefined || s.jobs >= MAX_JOBS_PER_WORKER || released.length >= MAX_RELEASED) return s.worker.terminate();
+  s.used = true;
+  s.releasedAt = performance.now();
+  released.push(s);
+  sweeping ??= setTimeout(sweep, RELEASED_IDLE_MS);
+}
+function sweep(): void {
+  sweeping = null;
+  const now = performance.now();
+  for (let i = released.length - 1; i >= 0; i--) {
+    if (now - released[i]!.releasedAt! >= RELEASED_IDLE_MS) released.splice(i, 1)[0]!.worker.terminate();
+  }
+  if (released.length) sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
+}
+
 /** Idle Workers kept across all sandboxes at most (each is a V8 isolate: an evaluation's ~100 episodes at
  *  once would otherwise keep ~100); past it a run's Worker ends with the run, as before the pools. */
 export const MAX_IDLE = 32;
@@ -100,9 +136,11 @@ let idleCount = 0;
  * ends its Worker, and the next run takes a fresh one. At most MAX_LIVE Workers run jobs at once (a kept
  * Worker waits for a slot like a new one). What is weaker than a Worker per run: runs of one episode share a
  * Worker, so code that escapes the runner's shims can change what later runs of the same episode report, as
- * under the Node host (worker-node.node.ts); never another episode's (a pool per sandbox) and never a reward
- * (grading makes a sandbox of its own, whose first run is in a fresh Worker, and the run cache keeps only a
- * sandbox's first run: Sandbox.sharedProcess).
+ * under the Node host (worker-node.node.ts); never another episode's and never a reward: a closed sandbox's Worker
+ * serves another only after it checked that its realm is as it started (every object reachable from its locked
+ * down global: realm.ts) and that nothing of the runs can still run (no timer, import or error after a run's end),
+ * else it is ended; grading makes a sandbox of its own, and the run cache keeps only a sandbox's first run
+ * (Sandbox.sharedProcess).
  */
 export class RunnerPool {
   private idle: Spawned | null = null;
@@ -124,10 +162,12 @@ export class RunnerPool {
       } else release = got;
       await run(job, onEvent, 1);
     };
-    const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number): Promise<void> => {
-      const s = this.take(await runnerScript());
+    const run = async (job: RunJob, onEvent: (e: RunnerEvent) => void, attempt: number, fresh = false): Promise<void> => {
+      const s = this.take(await runnerScript(), fresh);
       if (over || this.closed) return s.worker.terminate();
       current = s;
+      const verify = s.used === true;
+      s.used = false;
       let started = false;
       let reusable = true;
       const fail = (message: string): void => {
@@ -143,6 +183,12 @@ export class RunnerPool {
       };
       s.onFail = fail;
       s.worker.onmessage = (e: MessageEvent<RunnerEvent>) => {
+        if (e.data.type === 'dirty') {
+          // Another sandbox's runs changed its realm: ended, and the job goes to a fresh Worker.
+          s.worker.terminate();
+          if (!over && current === s) void run(job, onEvent, attempt, true);
+          return;
+        }
         started = true;
         if (over || current !== s) return;
         if (e.data.type === 'limit') reusable = false; // stopped inside the code: the Worker is not trusted again
@@ -155,7 +201,8 @@ export class RunnerPool {
         onEvent(e.data);
       };
       if (s.failed !== undefined) return fail(s.failed);
-      s.worker.postMessage(job);
+      s.jobs++;
+      s.worker.postMessage(verify ? { ...job, verify: true } : job);
     };
     return {
       start: (job, onEvent) => void begin(job, onEvent),
@@ -168,14 +215,18 @@ export class RunnerPool {
     };
   }
 
-  /** The kept Worker, else the spare (a fresh one). */
-  private take(url: string): Spawned {
+  /** The kept Worker, else (unless `fresh`) a released one, else the spare (a fresh one). */
+  private take(url: string, fresh: boolean): Spawned {
     const kept = this.idle;
     if (kept) {
       this.idle = null;
       idleCount--;
       if (kept.failed === undefined) return kept;
       kept.worker.terminate(); // it failed while idle
+    }
+    for (let r = fresh ? undefined : released.pop(); r; r = released.pop()) {
+      if (r.failed === undefined) return r;
+      r.worker.terminate();
     }
     return take(url);
   }
@@ -189,13 +240,14 @@ export class RunnerPool {
     idleCount++;
   }
 
+  /** Its idle Worker goes to the released ones (for another sandbox, after a check) or is ended. */
   close(): void {
     this.closed = true;
-    if (this.idle) {
-      this.idle.worker.terminate();
-      this.idle = null;
-      idleCount--;
-    }
+    const s = this.idle;
+    if (!s) return;
+    this.idle = null;
+    idleCount--;
+    release(s);
   }
 }
 

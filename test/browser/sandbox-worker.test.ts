@@ -285,6 +285,61 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
     }
   });
 
+  it("hands a closed sandbox's Worker to the next sandbox only when its runs left the realm unchanged", async () => {
+    // Which Worker a run is in: its performance.timeOrigin (a Worker's start time). A sandbox runs `before`
+    // (and the task's tests), is closed; the next sandbox's first run reports the Worker and what it sees.
+    const probe = ['node', '-e', "console.log(JSON.stringify([performance.timeOrigin, typeof leak, 'evil' in [], Object.isFrozen(Math), Error.stackTraceLimit, typeof fetch, typeof self]))"];
+    const cases: Record<string, string> = {
+      clean: 'const x = [1, 2].map((v) => v * 2); console.log(x)',
+      'a global added': 'globalThis.leak = 1',
+      'a prototype patched': 'Array.prototype.evil = 1',
+      'a built-in frozen': 'Object.freeze(Math)',
+      'a built-in setting': 'Error.stackTraceLimit = 1',
+      'a property deleted and put back': 'const f = Array.prototype.map; delete Array.prototype.map; Array.prototype.map = f',
+    };
+    const withLate = {
+      ...files,
+      'src/late.js': 'export const late = 1;\n',
+      // An import still loading when the run ends: its callback would run in the next sandbox's time.
+      'test/late.test.js': `${HEAD}it('starts an import it does not wait for', () => { import('../src/late.js').then(() => { globalThis.leak = 'late'; }); });\n`,
+    };
+    const r = await run(
+      `const out = {};
+       const first = async (sb, argv) => JSON.parse((await sb.exec(argv)).output);
+       for (const [name, code] of Object.entries(arg.cases)) {
+         const a = await sandboxes.worker(arg.files, { timeoutMs: 5000 });
+         const before = await first(a, arg.probe);
+         await a.exec(['node', '-e', code]);
+         await a.runTests(['test/add.test.js']);
+         await a.dispose();
+         const b = await sandboxes.worker(arg.files, { timeoutMs: 5000 });
+         out[name] = { before, after: await first(b, arg.probe) };
+         await b.dispose();
+       }
+       const a = await sandboxes.worker(arg.files, { timeoutMs: 5000 });
+       const before = await first(a, arg.probe);
+       await a.runTests(['test/late.test.js']);
+       await a.dispose();
+       const b = await sandboxes.worker(arg.files, { timeoutMs: 5000 });
+       out['an import pending at the end'] = { before, after: await first(b, arg.probe) };
+       await new Promise((r) => setTimeout(r, 50));
+       out['an import pending at the end'].later = await first(b, arg.probe);
+       await b.dispose();
+       return out;`,
+      { cases, probe, files: withLate },
+    );
+    const pristine = (x: unknown[]) => x.slice(1);
+    for (const [name, { before, after }] of Object.entries(r as Record<string, { before: unknown[]; after: unknown[] }>)) {
+      // What a run sees is the fresh realm, every time: Node's globals, not the browser's.
+      expect(pristine(after), name).toEqual(['undefined', false, false, 10, 'undefined', 'undefined']);
+      expect(pristine(before), name).toEqual(pristine(after));
+      // The clean sandbox's Worker served the next one; any change ended it.
+      if (name === 'clean') expect(after[0], name).toBe(before[0]);
+      else expect(after[0], name).not.toBe(before[0]);
+    }
+    expect((r as Record<string, { later: unknown[] }>)['an import pending at the end']!.later.slice(1, 2)).toEqual(['undefined']);
+  });
+
   it('runs `node FILE ARGS`, `node -e`, `node --test` and selected names; edits files; diffs', async () => {
     const out = await run(
       `const sb = await sandboxes.worker(arg);

@@ -1,10 +1,12 @@
 // One runner serving many jobs, one after another: a confined node process (runner-serve.ts) or a browser
-// Worker (runner.worker.ts), each serving one sandbox (one episode). Each job is run by runner.ts; between
-// jobs the globals a job may replace (console, process, the timer functions) are put back and every timer it
-// left is cleared, as a runner that exits leaves none. Modules are never shared: each job imports the
-// repository's modules from URLs of its own. Errors nothing caught go to the running job's handler.
-// Core code: touches only globalThis, read when serveJobs runs (not when this module loads: node's
-// startup snapshot loads it before the process's globals exist).
+// Worker (runner.worker.ts), each serving one sandbox (one episode) at a time. Each job is run by runner.ts;
+// between jobs the globals a job may replace (console, process, the timer functions) are put back and every
+// timer it left is cleared, as a runner that exits leaves none. The timer functions count their timers between
+// jobs too, so a timer started after its job ended (by a promise chain still running) is seen (pendingTimers):
+// a Worker that has one is not handed to another sandbox. Modules are never shared: each job imports the
+// repository's modules from URLs of its own. Errors nothing caught go to the running job's handler; one that
+// comes with no job running taints the runner (host.taint). Core code: touches only globalThis, read when
+// serveJobs runs (not when this module loads: node's startup snapshot loads it before the process's globals exist).
 import type { RunJob } from './protocol.ts';
 import { runJob, type RunnerHost } from './runner.ts';
 
@@ -16,40 +18,46 @@ export interface JobQueue {
   push(job: RunJob): void;
   /** An error nothing caught (a process's uncaughtException, a Worker's 'error' event): the running job's. */
   uncaught(e: unknown): void;
+  /** A job is running or waiting. */
+  busy(): boolean;
+  /** Timers started and not yet fired or cleared (between jobs: started after a job ended). */
+  pendingTimers(): number;
 }
 
 export function serveJobs(host: Omit<RunnerHost, 'onUncaught'>): JobQueue {
   const g = globalThis as unknown as G;
   const saved = { console: g.console, process: g.process };
-  // The originals are put back; calls name their `this` (a browser's timer functions refuse another one).
+  // Calls name their `this` (a browser's timer functions refuse another one).
   const base = { setTimeout: g.setTimeout, setInterval: g.setInterval, clearTimeout: g.clearTimeout, clearInterval: g.clearInterval };
 
   // Every timer a job starts is known, so none outlives it.
   const timeouts = new Set<unknown>(), intervals = new Set<unknown>();
-  const track = () => {
-    g.setTimeout = (cb, ms, ...a) => {
+  const tracked = {
+    setTimeout: (cb: (...a: unknown[]) => void, ms?: number, ...a: unknown[]) => {
       const id = base.setTimeout.call(g, (...x: unknown[]) => {
         timeouts.delete(id);
         cb(...x);
       }, ms, ...a);
       timeouts.add(id);
       return id;
-    };
-    g.setInterval = (cb, ms, ...a) => {
+    },
+    setInterval: (cb: (...a: unknown[]) => void, ms?: number, ...a: unknown[]) => {
       const id = base.setInterval.call(g, cb, ms, ...a);
       intervals.add(id);
       return id;
-    };
-    g.clearTimeout = (id) => (timeouts.delete(id), base.clearTimeout.call(g, id));
-    g.clearInterval = (id) => (intervals.delete(id), base.clearInterval.call(g, id));
+    },
+    clearTimeout: (id: unknown) => void (timeouts.delete(id), base.clearTimeout.call(g, id)),
+    clearInterval: (id: unknown) => void (intervals.delete(id), base.clearInterval.call(g, id)),
   };
-  const untrack = () => {
+  /** Between jobs: no timer left, the globals as they were, the timer functions still counting. */
+  const settle = () => {
     for (const id of timeouts) base.clearTimeout.call(g, id);
     for (const id of intervals) base.clearInterval.call(g, id);
     timeouts.clear();
     intervals.clear();
-    Object.assign(g, base, saved);
+    Object.assign(g, tracked, saved);
   };
+  settle();
 
   let handler: ((e: unknown) => void) | undefined;
   const queue: RunJob[] = [];
@@ -59,12 +67,11 @@ export function serveJobs(host: Omit<RunnerHost, 'onUncaught'>): JobQueue {
     busy = true;
     while (queue.length) {
       const job = queue.shift()!;
-      track();
       try {
         await runJob(job, { ...host, onUncaught: (h) => (handler = h) });
       } finally {
         handler = undefined;
-        untrack();
+        settle();
       }
     }
     busy = false;
@@ -74,6 +81,8 @@ export function serveJobs(host: Omit<RunnerHost, 'onUncaught'>): JobQueue {
       queue.push(job);
       void drain();
     },
-    uncaught: (e) => handler?.(e),
+    uncaught: (e) => (handler ? handler(e) : host.taint?.(`an error was thrown after its run ended: ${String(e)}`)),
+    busy: () => busy || queue.length > 0,
+    pendingTimers: () => timeouts.size + intervals.size,
   };
 }

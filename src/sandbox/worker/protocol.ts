@@ -14,6 +14,9 @@ export interface RunJob {
    *  that allocates would otherwise grow its Worker's heap until the time limit, and a V8 out-of-memory
    *  in any Worker ends the whole tab. */
   loopBudget?: number;
+  /** The Worker served another sandbox before (worker.browser.ts): it first compares its realm with its fresh
+   *  one (realm.ts) and answers 'dirty' instead of running the job when anything changed. */
+  verify?: boolean;
 }
 
 export type RunnerEvent =
@@ -29,7 +32,9 @@ export type RunnerEvent =
   | { type: 'started' }
   /** The run was stopped at its CPU time limit (a host that can measure it: RunnerLimits) or, where it
    *  cannot, at its loop budget (RunJob.loopBudget). */
-  | { type: 'limit'; clock: 'cpu' | 'loops' };
+  | { type: 'limit'; clock: 'cpu' | 'loops' }
+  /** Answer to a job with `verify`: the Worker's realm is not its fresh one (why), the job did not run. */
+  | { type: 'dirty'; reason: string };
 
 /** Limits a runner may enforce itself (the Node host measures its process's CPU time; a Worker cannot). */
 export interface RunnerLimits {

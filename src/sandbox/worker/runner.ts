@@ -21,6 +21,8 @@ export interface RunnerHost {
   /** import() of a module URL, where the runner's own `import()` cannot (code deserialised from node's
    *  startup snapshot has no dynamic import: runner-snapshot.node.ts); default: `import()`. */
   importer?(url: string): Promise<unknown>;
+  /** This runner is no longer fit to serve another sandbox (code of a run may still run after it ended). */
+  taint?(reason: string): void;
 }
 
 type Timers = {
@@ -187,7 +189,16 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
   }
   loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK, ...(budget !== undefined ? { loopGuard: LOOP_GUARD } : {}) });
   const ld = loader;
-  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => load(ld.resolve(String(spec), from));
+  // import() calls still loading when the run ends could run the run's code after it: counted (host.taint).
+  let importing = 0;
+  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => {
+    importing++;
+    try {
+      return await load(ld.resolve(String(spec), from));
+    } finally {
+      importing--;
+    }
+  };
   setCallSiteSource((url, line, column) => ld.callExpressionAt(url, line, column));
 
   /** The stack without the runner's own frames: the message, then the repository's frames. */
@@ -240,6 +251,7 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
     }
   } finally {
     if (!exited) post({ type: 'exit', code: 1 });
+    if (importing > 0) host.taint?.(`${importing} import() call(s) were still loading when the run ended`);
     if (host.ownsGlobals) Object.assign(g, native);
   }
 }

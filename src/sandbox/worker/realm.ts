@@ -1,0 +1,149 @@
+// The browser runner Worker's realm, kept fit to serve another sandbox (worker.browser.ts hands a Worker whose
+// runs left it as it started to the next episode instead of starting a new one: a Worker start is ~50 ms of the
+// browser's CPU, docs/learning.md E156). Two parts:
+//  - lockdown(): before any job, the global keeps what Node 20 has and a test may use (ECMAScript's built-ins,
+//    URL, TextEncoder/TextDecoder, structuredClone, atob/btoa, queueMicrotask, the timers, Event/EventTarget,
+//    AbortController, a `performance` and a `crypto` of plain functions) and loses the rest, above all what could run code
+//    after a run ended where no timer is counted: fetch, messaging, storage, Workers, WebAssembly's async
+//    compiles, FinalizationRegistry's callbacks, Atomics.waitAsync, listeners on the global.
+//  - snapshot()/changed(): every object reachable from the global through own properties and prototypes (not
+//    through getters, which are never called), with its prototype, extensibility, own keys and descriptors (values,
+//    getters and setters by identity), compared with the fresh Worker's: a prototype patched, a global added, a
+//    built-in frozen or replaced shows as a change, and such a Worker is ended instead of reused.
+// Core code; the unit tests run snapshot/changed on object graphs of their own.
+
+/** Own keys of the global that a run sets for itself (the runner's shims): not compared. */
+const RUN_KEYS = new Set(['__webswe_shims__', '__webswe_import__', '__webswe_loop__']);
+
+/** ECMAScript's globals (ES2025 and what V8 ships beside it) minus those that call back from the host. */
+const ECMASCRIPT = 'Object Function Array Number parseFloat parseInt Infinity NaN undefined Boolean String Symbol Date Promise RegExp Error AggregateError EvalError RangeError ReferenceError SyntaxError TypeError URIError globalThis JSON Math Intl ArrayBuffer SharedArrayBuffer Atomics Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array BigUint64Array BigInt64Array Uint8ClampedArray Float32Array Float64Array DataView Map BigInt Set Iterator WeakMap WeakSet Proxy Reflect WeakRef decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape eval isFinite isNaN SuppressedError DisposableStack AsyncDisposableStack';
+/** Web APIs Node 20 also has as globals, synchronous ones only. */
+const WEB = 'console process URL URLSearchParams TextEncoder TextDecoder structuredClone atob btoa queueMicrotask setTimeout setInterval clearTimeout clearInterval Event EventTarget CustomEvent DOMException AbortController AbortSignal performance crypto';
+export const KEPT_GLOBALS: ReadonlySet<string> = new Set(`${ECMASCRIPT} ${WEB}`.split(' '));
+
+type Bag = Record<PropertyKey, unknown>;
+
+/** A property no code can change and that holds no object (WebIDL's constants, like TEMPORARY): harmless kept. */
+const isConstant = (d: PropertyDescriptor | undefined) => !!d && 'value' in d && !d.writable && !d.configurable && !isObject(d.value);
+
+/**
+ * Take off the global (and its prototypes up to EventTarget.prototype) every name not in KEPT_GLOBALS; make
+ * `performance` and `crypto` plain frozen objects of their sync functions; refuse listeners and dispatch on the
+ * global (EventTarget's methods for other targets stay). Call once, before any job and after the runner took
+ * what it needs (postMessage, addEventListener). Returns the names it could not remove (none expected).
+ */
+export function lockdown(g: Bag = globalThis as unknown as Bag): string[] {
+  const failed: string[] = [];
+  const perf = g.performance as { now(): number; timeOrigin: number } | undefined;
+  const cryp = g.crypto as { getRandomValues<T>(a: T): T; randomUUID(): string } | undefined;
+  const eventTarget = (g.EventTarget as { prototype: Bag } | undefined)?.prototype;
+  for (let o: Bag | null = g; o && o !== eventTarget && o !== Object.prototype; o = Object.getPrototypeOf(o) as Bag | null) {
+    for (const k of Reflect.ownKeys(o)) {
+      if (typeof k !== 'string' || k === 'constructor' || KEPT_GLOBALS.has(k)) continue;
+      if (!Reflect.deleteProperty(o, k) && !isConstant(Reflect.getOwnPropertyDescriptor(o, k))) failed.push(k);
+    }
+  }
+  // The kept names, as the global's own data properties (where the timers and atob were the prototype's).
+  for (const k of KEPT_GLOBALS) {
+    if (k === 'performance' || k === 'crypto' || Object.hasOwn(g, k)) continue;
+    const v = g[k];
+    if (v !== undefined) Object.defineProperty(g, k, { value: v, writable: true, configurable: true, enumerable: false });
+  }
+  for (let o: Bag | null = Object.getPrototypeOf(g) as Bag | null; o && o !== eventTarget; o = Object.getPrototypeOf(o) as Bag | null) {
+    for (const k of Reflect.ownKeys(o)) {
+      if (k !== 'constructor' && typeof k === 'string' && !Reflect.deleteProperty(o, k) && !isConstant(Reflect.getOwnPropertyDescriptor(o, k))) failed.push(k);
+    }
+  }
+  const plain = (v: object) => ({ value: Object.freeze(v), writable: true, configurable: true, enumerable: false });
+  if (perf) Object.defineProperty(g, 'performance', plain({ now: () => perf.now(), timeOrigin: perf.timeOrigin }));
+  if (cryp) Object.defineProperty(g, 'crypto', plain({ getRandomValues: <T>(a: T) => cryp.getRandomValues(a), randomUUID: () => cryp.randomUUID() }));
+  // Host callbacks that no timer of the run counts: Atomics.waitAsync's wake-up, AbortSignal.timeout's abort.
+  for (const [owner, name] of [[g.Atomics, 'waitAsync'], [g.AbortSignal, 'timeout']] as const) {
+    if (isObject(owner) && Object.hasOwn(owner, name) && !Reflect.deleteProperty(owner, name)) failed.push(name);
+  }
+  if (eventTarget) {
+    for (const name of ['addEventListener', 'removeEventListener', 'dispatchEvent']) {
+      const own = eventTarget[name] as ((...a: unknown[]) => unknown) | undefined;
+      if (typeof own !== 'function') continue;
+      Object.defineProperty(eventTarget, name, {
+        value: {
+          [name](this: unknown, ...a: unknown[]) {
+            if (this === g || this === undefined) throw new TypeError(`${name} on the global scope is not available in the worker sandbox (node has no such global)`);
+            return own.apply(this, a);
+          },
+        }[name],
+        writable: true,
+        configurable: true,
+        enumerable: true,
+      });
+    }
+  }
+  return failed;
+}
+
+/** An object's shape: prototype, extensibility, then per own key: the key, flags, value or getter, setter. */
+type Shape = unknown[];
+export type Snapshot = Map<object, Shape>;
+
+const isObject = (v: unknown): v is object => (typeof v === 'object' && v !== null) || typeof v === 'function';
+
+function shapeOf(o: object, root: boolean, visit: (v: unknown) => void): Shape {
+  const proto = Object.getPrototypeOf(o) as unknown;
+  visit(proto);
+  const out: Shape = [proto, Object.isExtensible(o)];
+  // One call for every descriptor (a Worker's fresh realm is walked cold, in the interpreter: ~850 objects).
+  const all = Object.getOwnPropertyDescriptors(o) as Record<PropertyKey, PropertyDescriptor>;
+  for (const k of Reflect.ownKeys(all)) {
+    if (root && typeof k === 'string' && RUN_KEYS.has(k)) continue;
+    const d = all[k]!;
+    const data = 'value' in d;
+    const a = data ? d.value : d.get, b = data ? undefined : d.set;
+    if (isObject(a)) visit(a);
+    if (isObject(b)) visit(b);
+    out.push(k, (d.enumerable ? 1 : 0) | (d.configurable ? 2 : 0) | (d.writable ? 4 : 0) | (data ? 8 : 0), a, b);
+  }
+  return out;
+}
+
+/** Every object reachable from `root` (own properties' values, getters, setters; prototypes) and its shape. */
+export function snapshot(root: object): Snapshot {
+  const seen: Snapshot = new Map();
+  const todo: object[] = [root];
+  const visit = (v: unknown) => {
+    if (isObject(v) && !seen.has(v)) {
+      seen.set(v, []);
+      todo.push(v);
+    }
+  };
+  seen.set(root, []);
+  while (todo.length) {
+    const o = todo.pop()!;
+    seen.set(o, shapeOf(o, o === root, visit));
+  }
+  return seen;
+}
+
+/** What differs between `before` and `root` now (null when nothing): the first difference found, in words. */
+export function changed(before: Snapshot, root: object): string | null {
+  const now = snapshot(root);
+  if (now.size !== before.size) return `${now.size - before.size > 0 ? 'more' : 'fewer'} objects reachable from the global (${before.size} → ${now.size})`;
+  for (const [o, shape] of now) {
+    const was = before.get(o);
+    if (!was) return `an object reachable from the global is new (${describe(o)})`;
+    if (was.length !== shape.length) {
+      const a = keysOf(was), b = keysOf(shape);
+      const added = b.filter((k) => !a.includes(k)), gone = a.filter((k) => !b.includes(k));
+      return `${describe(o)}: ${[added.length ? `${added.join(', ')} added` : '', gone.length ? `${gone.join(', ')} removed` : ''].filter(Boolean).join(', ') || 'its own properties changed'}`;
+    }
+    for (let i = 0; i < shape.length; i++) {
+      if (!Object.is(was[i], shape[i])) return `${describe(o)}: ${i === 0 ? 'its prototype' : i === 1 ? 'its extensibility' : `property ${String(shape[2 + 4 * Math.floor((i - 2) / 4)])}`} changed`;
+    }
+  }
+  return null;
+}
+
+const keysOf = (s: Shape) => s.filter((_, i) => i >= 2 && (i - 2) % 4 === 0).map(String);
+function describe(o: object): string {
+  const name = typeof o === 'function' ? (o as { name?: string }).name : (o as { constructor?: { name?: string } }).constructor?.name;
+  return `${typeof o === 'function' ? 'function' : 'object'} ${name || '(anonymous)'}`;
+}
