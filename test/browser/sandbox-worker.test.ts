@@ -296,6 +296,8 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
       'a built-in frozen': 'Object.freeze(Math)',
       'a built-in setting': 'Error.stackTraceLimit = 1',
       'a property deleted and put back': 'const f = Array.prototype.map; delete Array.prototype.map; Array.prototype.map = f',
+      // A check that read it would run the run's code: it must not (it would throw here, or loop forever).
+      'a Proxy made a prototype': "Object.setPrototypeOf(Math, new Proxy({}, { ownKeys() { throw new Error('ran'); }, getPrototypeOf() { throw new Error('ran'); } }))",
     };
     const withLate = {
       ...files,

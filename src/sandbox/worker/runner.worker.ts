@@ -52,8 +52,13 @@ listen('message', (e) => {
   if (!e.isTrusted) return;
   const job = e.data;
   if (job.verify) {
-    const timers = jobs.pendingTimers();
-    const why = tainted ?? (jobs.busy() ? 'a run was still going' : timers ? `${timers} timer(s) were started after a run ended` : changed(fresh, globalThis));
+    let why: string | null;
+    try {
+      const timers = jobs.pendingTimers();
+      why = tainted ?? (jobs.busy() ? 'a run was still going' : timers ? `${timers} timer(s) were started after a run ended` : changed(fresh, globalThis));
+    } catch (err) {
+      why = `the realm check failed: ${String(err)}`; // a getter of a changed realm that throws, say: not reused
+    }
     if (why !== null) return post({ type: 'dirty', reason: why });
   }
   jobs.push(job);

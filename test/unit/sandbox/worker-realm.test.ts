@@ -56,6 +56,23 @@ describe('realm snapshot', () => {
     expect(changed(before, w.root)).toBe('object Object: leak added');
   });
 
+  it('runs no code of the changed realm: a Proxy put in the graph and a throwing getter are never touched', () => {
+    const trap = () => {
+      throw new Error('code of the run ran in the check');
+    };
+    const hostile = new Proxy({}, { ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap, isExtensible: trap });
+    let w = world();
+    let before = snapshot(w.root);
+    Object.setPrototypeOf(w.shared.deep, hostile);
+    expect(changed(before, w.root)).toBe('object Object: its prototype changed');
+    w = world();
+    before = snapshot(w.root);
+    w.root.leak = hostile;
+    Object.defineProperty(w.shared, 'constructor', { get: trap });
+    expect(changed(before, w.root)).toBe('object Object: leak added');
+    expect(changed(snapshot(w.shared), w.shared)).toBeNull();
+  });
+
   it("does not compare the run's own keys on the root", () => {
     const { root } = world();
     const before = snapshot(root);
