@@ -3,13 +3,15 @@
 // browser's CPU, docs/learning.md E156). Two parts:
 //  - lockdown(): before any job, the global keeps what Node 20 has and a test may use (ECMAScript's built-ins,
 //    URL, TextEncoder/TextDecoder, structuredClone, atob/btoa, queueMicrotask, the timers, Event/EventTarget,
-//    AbortController, a `performance` and a `crypto` of plain functions) and loses the rest, above all what could run code
-//    after a run ended where no timer is counted: fetch, messaging, storage, Workers, WebAssembly's async
+//    AbortController, a `performance` and a `crypto` of plain functions) and loses the rest, above all what
+//    could run code after a run ended where no timer is counted: fetch, messaging, storage, Workers, WebAssembly's async
 //    compiles, FinalizationRegistry's callbacks, Atomics.waitAsync, listeners on the global.
 //  - snapshot()/changed(): every object reachable from the global through own properties and prototypes (not
 //    through getters, which are never called), with its prototype, extensibility, own keys and descriptors (values,
-//    getters and setters by identity), compared with the fresh Worker's: a prototype patched, a global added, a
+//    getters and setters by identity), recorded fresh; changed() reads each recorded object again and nothing
+//    else (an object the run made, a Proxy say, is never touched): a prototype patched, a global added, a
 //    built-in frozen or replaced shows as a change, and such a Worker is ended instead of reused.
+// Not seen, and unable to run code: engine state no property shows (the Symbol registry, Math.random's state).
 // Core code; the unit tests run snapshot/changed on object graphs of their own.
 
 /** Own keys of the global that a run sets for itself (the runner's shims): not compared. */
