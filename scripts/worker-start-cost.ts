@@ -9,8 +9,7 @@
 //
 // One heavy job: run it on a quiet machine.
 import { readdirSync, readFileSync } from 'node:fs';
-import { openAppPage } from '../test/helpers/browser.ts';
-import { buildAndServe, ROOT } from './serve-app.ts';
+import { openAppWithSandboxes } from './serve-app.ts';
 
 const N = 48;
 /** CPU seconds used so far by every chromium process (user + system, clock ticks of 1/100 s). */
@@ -30,14 +29,8 @@ function chromiumCpu(): number {
   return ticks / 100;
 }
 
-const app = await buildAndServe();
-const runner = readdirSync(`${ROOT}dist/assets`).find((f) => f.startsWith('runner.worker'));
-if (!runner) throw new Error('the build has no runner.worker script in dist/assets');
-const errors: string[] = [];
-const { browser, page } = await openAppPage(errors);
+const { page, runner, errors, close } = await openAppWithSandboxes();
 try {
-  await page.goto(app.url);
-  await page.waitForFunction(() => (window as { webswe?: { sandboxes?: unknown } }).webswe?.sandboxes);
   // The starting Worker, as text (tsx would add helpers the page does not have).
   const starter = `
     onmessage = async (e) => {
@@ -82,6 +75,5 @@ try {
   }
   if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
 } finally {
-  await browser.close();
-  await app.close();
+  await close();
 }

@@ -39,23 +39,22 @@ export function lockdown(g: Bag = globalThis as unknown as Bag): string[] {
   const perf = g.performance as { now(): number; timeOrigin: number } | undefined;
   const cryp = g.crypto as { getRandomValues<T>(a: T): T; randomUUID(): string } | undefined;
   const eventTarget = (g.EventTarget as { prototype: Bag } | undefined)?.prototype;
-  for (let o: Bag | null = g; o && o !== eventTarget && o !== Object.prototype; o = Object.getPrototypeOf(o) as Bag | null) {
+  /** Delete `o`'s own string keys but `keep`'s (and constructor); a key that stays is a failure unless constant. */
+  const strip = (o: Bag, keep: (k: string) => boolean) => {
     for (const k of Reflect.ownKeys(o)) {
-      if (typeof k !== 'string' || k === 'constructor' || KEPT_GLOBALS.has(k)) continue;
+      if (typeof k !== 'string' || k === 'constructor' || keep(k)) continue;
       if (!Reflect.deleteProperty(o, k) && !isConstant(Reflect.getOwnPropertyDescriptor(o, k))) failed.push(k);
     }
-  }
-  // The kept names, as the global's own data properties (where the timers and atob were the prototype's).
+  };
+  strip(g, (k) => KEPT_GLOBALS.has(k));
+  // The kept names become the global's own data properties (the timers and atob were the prototype's); then the
+  // prototypes below EventTarget.prototype are emptied.
   for (const k of KEPT_GLOBALS) {
     if (k === 'performance' || k === 'crypto' || Object.hasOwn(g, k)) continue;
     const v = g[k];
     if (v !== undefined) Object.defineProperty(g, k, { value: v, writable: true, configurable: true, enumerable: false });
   }
-  for (let o: Bag | null = Object.getPrototypeOf(g) as Bag | null; o && o !== eventTarget; o = Object.getPrototypeOf(o) as Bag | null) {
-    for (const k of Reflect.ownKeys(o)) {
-      if (k !== 'constructor' && typeof k === 'string' && !Reflect.deleteProperty(o, k) && !isConstant(Reflect.getOwnPropertyDescriptor(o, k))) failed.push(k);
-    }
-  }
+  for (let o = Object.getPrototypeOf(g) as Bag | null; o && o !== eventTarget && o !== Object.prototype; o = Object.getPrototypeOf(o) as Bag | null) strip(o, () => false);
   const plain = (v: object) => ({ value: Object.freeze(v), writable: true, configurable: true, enumerable: false });
   if (perf) Object.defineProperty(g, 'performance', plain({ now: () => perf.now(), timeOrigin: perf.timeOrigin }));
   if (cryp) Object.defineProperty(g, 'crypto', plain({ getRandomValues: <T>(a: T) => cryp.getRandomValues(a), randomUUID: () => cryp.randomUUID() }));
