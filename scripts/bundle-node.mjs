@@ -43,7 +43,7 @@ copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src
 // The sandboxes' spawner process and the worker sandbox's runner (one ES module; worker-node.node.ts reads it
 // in place of building it), beside the CLI file whose import.meta.url they resolve against.
 for (const dir of ['cli', 'sandbox']) copyFileSync(join(ROOT, 'src', 'sandbox', 'spawner-host.mjs'), join(STAGE, 'src', dir, 'spawner-host.mjs'));
-const runner = await build({ entryPoints: [join(ROOT, 'src', 'sandbox', 'worker', 'runner.process.ts')], bundle: true, format: 'esm', platform: 'neutral', target: 'node20', minify: true, write: false, logLevel: 'warning' });
+const runner = await build({ entryPoints: [join(ROOT, 'src', 'sandbox', 'worker', 'runner-process.node.ts')], bundle: true, format: 'esm', platform: 'node', target: 'node20', minify: true, write: false, logLevel: 'warning' });
 for (const dir of ['cli', 'sandbox']) writeFileSync(join(STAGE, 'src', dir, 'worker-runner.js'), runner.outputFiles[0].text);
 // The same runner as the entry of node's startup snapshot (CommonJS), which worker-node.node.ts builds its
 // snapshot from at run time.

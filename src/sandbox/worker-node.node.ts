@@ -27,7 +27,7 @@ import { SANDBOX_DEFAULTS, type FileMap, type Sandbox, type SandboxOptions } fro
 import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
 
-const ENTRY = fileURLToPath(new URL('./worker/runner.process.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./worker/runner-process.node.ts', import.meta.url));
 const SNAPSHOT_ENTRY = fileURLToPath(new URL('./worker/runner-snapshot.node.ts', import.meta.url));
 /** The runner prebuilt beside this module (the portable bundle: scripts/bundle-node.mjs writes them). */
 const PREBUILT = fileURLToPath(new URL('./worker-runner.js', import.meta.url));
@@ -35,17 +35,17 @@ const PREBUILT_SNAPSHOT = fileURLToPath(new URL('./worker-runner-snapshot.cjs', 
 const CPU_POLL_MS = 25;
 
 /** An entry module and what it imports as one file: the prebuilt one beside this module, else esbuild's. */
-const bundled = (prebuilt: string, entry: string, format: 'esm' | 'cjs', platform: 'neutral' | 'node'): Promise<string> =>
+const bundled = (prebuilt: string, entry: string, format: 'esm' | 'cjs'): Promise<string> =>
   readFile(prebuilt, 'utf8').catch(() =>
     import('esbuild')
-      .then((esbuild) => esbuild.build({ entryPoints: [entry], bundle: true, format, platform, target: 'node20', minify: true, write: false, logLevel: 'silent' }))
+      .then((esbuild) => esbuild.build({ entryPoints: [entry], bundle: true, format, platform: 'node', target: 'node20', minify: true, write: false, logLevel: 'silent' }))
       .then((r) => r.outputFiles[0]!.text),
   );
 
-/** runner.process.ts and what it imports, as one ES module (esbuild, once a process; or prebuilt), base64. */
+/** runner-process.node.ts and what it imports, as one ES module (esbuild, once a process; or prebuilt), base64. */
 let bundle: Promise<string> | null = null;
 export function runnerBundle(): Promise<string> {
-  return (bundle ??= bundled(PREBUILT, ENTRY, 'esm', 'neutral')
+  return (bundle ??= bundled(PREBUILT, ENTRY, 'esm')
     .then((text) => Buffer.from(text).toString('base64'))
     .catch((e: Error) => {
       bundle = null;
@@ -53,19 +53,23 @@ export function runnerBundle(): Promise<string> {
     }));
 }
 
-/** What `node -e` runs: read one line (the runner module, base64), hand the rest of stdin back, import it. */
+/** What `node -e` runs: read one line (the runner module, base64), hand the rest of stdin back, import it (the
+ *  runner resumes stdin; `process` is off the global by then). */
 const BOOT =
-  "const c=[];process.stdin.on('data',function f(b){c.push(b);const s=Buffer.concat(c);const i=s.indexOf(10);if(i<0)return;" +
-  "process.stdin.off('data',f);process.stdin.pause();const r=s.subarray(i+1);if(r.length)process.stdin.unshift(r);" +
-  "import('data:text/javascript;base64,'+s.subarray(0,i).toString()).then(()=>process.stdin.resume())})";
+  "const p=process,B=Buffer,c=[];p.stdin.on('data',function f(b){c.push(b);const s=B.concat(c);const i=s.indexOf(10);if(i<0)return;" +
+  "p.stdin.off('data',f);p.stdin.pause();const r=s.subarray(i+1);if(r.length)p.stdin.unshift(r);" +
+  "import('data:text/javascript;base64,'+s.subarray(0,i).toString())})";
 
 /** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
-/** The confinement every runner process starts with: the permission model with nothing allowed, a heap cap. */
-const confined = (memoryMb: number): string[] => ['--disable-warning=ExperimentalWarning', PERMISSION_FLAG, `--max-old-space-size=${memoryMb}`];
-export const runnerArgs = (memoryMb: number): string[] => [...confined(memoryMb), '-e', BOOT];
-const RUNNER_ENV = { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' };
+/** What V8 itself is told (a startup snapshot is built with them too): code generation from strings refused, so
+ *  the code under test cannot write an import the loader did not rewrite (runner-serve.ts); a heap cap. */
+const v8Flags = (memoryMb: number): string[] => ['--disallow-code-generation-from-strings', `--max-old-space-size=${memoryMb}`];
+/** The confinement every runner process starts with: the permission model with nothing allowed, V8's flags. */
+export const confinedArgs = (memoryMb: number): string[] => ['--disable-warning=ExperimentalWarning', PERMISSION_FLAG, ...v8Flags(memoryMb)];
+export const runnerArgs = (memoryMb: number): string[] => [...confinedArgs(memoryMb), '-e', BOOT];
+export const RUNNER_ENV = { HOME: '/', LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' };
 
 /** How a runner process starts: node's arguments, and the runner module to send first on stdin (none when
  *  node starts from the runner's snapshot). */
@@ -96,14 +100,14 @@ const run = (args: string[], input?: string) =>
 async function buildSnapshot(memoryMb: number): Promise<string | null> {
   if (process.env.WEBSWE_RUNNER_SNAPSHOT === '0') return null;
   try {
-    const source = await bundled(PREBUILT_SNAPSHOT, SNAPSHOT_ENTRY, 'cjs', 'node');
+    const source = await bundled(PREBUILT_SNAPSHOT, SNAPSHOT_ENTRY, 'cjs');
     const dir = await privateDir();
     const entry = join(dir, 'runner-snapshot.cjs'), blob = join(dir, `runner-${memoryMb}.blob`);
     await writeFile(entry, source, { mode: 0o600 });
-    await run(['--disable-warning=ExperimentalWarning', `--max-old-space-size=${memoryMb}`, '--snapshot-blob', blob, '--build-snapshot', entry]);
+    await run(['--disable-warning=ExperimentalWarning', ...v8Flags(memoryMb), '--snapshot-blob', blob, '--build-snapshot', entry]);
     // A module that imports another, as a job's modules do (a snapshot without dynamic import fails here).
-    const job: RunJob = { files: { 'a.mjs': "import('./b.mjs').then((m) => console.log(m.default));", 'b.mjs': "export default 'webswe-runner-ok';" }, argv: ['a.mjs'] };
-    const { out, err } = await run(['--snapshot-blob', blob, ...confined(memoryMb)], `${JSON.stringify(job)}\n`);
+    const job: RunJob = { files: { 'a.mjs': "console.log((await import('./b.mjs')).default);", 'b.mjs': "export default 'webswe-runner-ok';" }, argv: ['a.mjs'] };
+    const { out, err } = await run(['--snapshot-blob', blob, ...confinedArgs(memoryMb)], `${JSON.stringify(job)}\n`);
     // Node's own stderr is a job's stderr: a warning printed there would change what the agent reads.
     return err === '' && out.startsWith('{"ready":true}\n') && out.includes('webswe-runner-ok') && out.includes('{"type":"exit","code":0}') ? blob : null;
   } catch {
@@ -120,7 +124,7 @@ export function runnerLaunch(memoryMb: number, prefer: 'snapshot' | 'module' = '
   let l = launches.get(key);
   if (!l) {
     l = (prefer === 'snapshot' ? buildSnapshot(memoryMb) : Promise.resolve(null)).then(async (blob): Promise<RunnerLaunch> =>
-      blob ? { args: ['--snapshot-blob', blob, ...confined(memoryMb)], code: null, from: 'snapshot' } : { args: runnerArgs(memoryMb), code: await runnerBundle(), from: 'module' },
+      blob ? { args: ['--snapshot-blob', blob, ...confinedArgs(memoryMb)], code: null, from: 'snapshot' } : { args: runnerArgs(memoryMb), code: await runnerBundle(), from: 'module' },
     );
     // A failure to build the module is not kept: the next run tries again.
     l.catch(() => launches.delete(key));
@@ -134,6 +138,12 @@ class Runner {
   readonly proc: RemoteProcess;
   onEvent: ((e: RunnerEvent) => void) | null = null;
   dead = false;
+  /** Jobs written to it. */
+  jobs = 0;
+  /** It served a sandbox that is closed: its next job checks its realm first (RunJob.verify). */
+  used = false;
+  /** When it was released (performance.now()). */
+  releasedAt = 0;
   private lines = '';
 
   constructor(launch: RunnerLaunch, onDeath: (r: Runner) => void) {
@@ -198,19 +208,69 @@ class Runner {
   }
 }
 
-/** The runner processes of one sandbox: one idle process is kept for its next run. */
+/** Processes of closed sandboxes, by launch (heap cap and how they start), for the next sandboxes: each serves
+ *  another sandbox only after its runner found its realm unchanged (runner-serve.ts, reuse.ts; 'dirty' → the job
+ *  goes to a fresh process). A node start is ~50-75 ms of CPU, an episode's runs a few ms (docs/learning.md E159). */
+const released = new Map<string, Runner[]>();
+/** Released processes kept at most (an idle one is ~40 MB of memory and no CPU). */
+export const MAX_RELEASED = 32;
+/** Jobs a process serves before it is ended: each job's modules stay in node's module map. */
+export const MAX_JOBS_PER_RUNNER = 256;
+/** A released process no sandbox took for this long is ended (a run that stopped leaves no processes behind). */
+const RELEASED_IDLE_MS = 30_000;
+let sweeping: ReturnType<typeof setTimeout> | null = null;
+const releasedCount = () => [...released.values()].reduce((n, l) => n + l.length, 0);
+
+function release(key: string, r: Runner): void {
+  if (r.dead || r.jobs >= MAX_JOBS_PER_RUNNER || releasedCount() >= MAX_RELEASED) return r.kill();
+  r.used = true;
+  r.releasedAt = performance.now();
+  const list = released.get(key) ?? [];
+  list.push(r);
+  released.set(key, list);
+  if (!sweeping) {
+    sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
+    sweeping.unref(); // idle processes do not keep the trainer alive; they end with it (stdin closes)
+  }
+}
+
+function sweep(): void {
+  sweeping = null;
+  const now = performance.now();
+  for (const list of released.values()) {
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.dead || now - list[i]!.releasedAt >= RELEASED_IDLE_MS) list.splice(i, 1)[0]!.kill();
+  }
+  if (releasedCount()) {
+    sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
+    sweeping.unref();
+  }
+}
+
+/** End every released process now (tests; a host that wants no process left behind). */
+export function endReleasedRunners(): void {
+  for (const list of released.values()) for (const r of list.splice(0)) r.kill();
+}
+
+/** The runner processes of one sandbox: one idle process is kept for its next run; its first comes from the
+ *  released processes of closed sandboxes where one is free, and goes back there when the sandbox closes. */
 export class RunnerPool {
   private idle: Runner | null = null;
   private readonly live = new Set<Runner>();
-  /** Processes started so far (a test reads it). */
+  /** Processes started so far, and released ones taken (tests read them). */
   started = 0;
+  reused = 0;
+  /** Jobs that found a released process unfit ('dirty') and ran in a fresh one (a test reads it). */
+  dirty = 0;
   closed = false;
+  private readonly key: string;
 
   /** `prefer`: runnerLaunch's (a test compares the two). */
   constructor(
     private readonly memoryMb: number,
     private readonly prefer: 'snapshot' | 'module' = 'snapshot',
-  ) {}
+  ) {
+    this.key = `${memoryMb}/${prefer}`;
+  }
 
   /** A RunnerPort for one job. limits.cpuMs: stop it when its process has used that much CPU time. */
   port(): RunnerPort {
@@ -225,35 +285,49 @@ export class RunnerPool {
         // last of them took over 2.5 s (10× a 250 ms CPU limit) to boot, so that finished runs were
         // reported as killed.
         onEvent({ type: 'queued' });
-        void runnerLaunch(this.memoryMb, this.prefer).then(
-          (launch) => {
-            if (over || this.closed) return;
-            runner = this.take(launch);
-            const r = runner;
-            r.onEvent = (e) => {
-              if (e.type === 'exit' || e.type === 'limit') {
-                r.onEvent = null;
+        let started = false;
+        const send = (launch: RunnerLaunch, fresh: boolean) => {
+          if (over || this.closed) return;
+          runner = this.take(launch, fresh);
+          const r = runner;
+          const verify = r.used;
+          r.onEvent = (e) => {
+            if (e.type === 'dirty') {
+              // A released process that is not as it started: ended, and the job runs in a fresh one.
+              r.onEvent = null;
+              end();
+              this.dirty++;
+              this.drop(r);
+              return send(launch, true);
+            }
+            r.used = false;
+            if (e.type === 'exit' || e.type === 'limit') {
+              r.onEvent = null;
+              end();
+              if (!over && !r.dead) this.idle ??= r; // free for the next run (a second idle one is not kept)
+              if (!r.dead && this.idle !== r) this.drop(r);
+            }
+            onEvent(e);
+          };
+          void Promise.all([r.pid, r.ready]).then(([pid]) => {
+            if (over || r.onEvent === null || runner !== r) return;
+            const from = limits?.cpuMs === undefined || pid === undefined ? null : processCpuMs(pid);
+            if (from !== null) {
+              poll = setInterval(() => {
+                const now = processCpuMs(pid!);
+                if (now === null || now - from <= limits!.cpuMs!) return;
                 end();
-                if (!over && !r.dead) this.idle ??= r; // free for the next run (a second idle one is not kept)
-                if (!r.dead && this.idle !== r) this.drop(r);
-              }
-              onEvent(e);
-            };
-            void Promise.all([r.pid, r.ready]).then(([pid]) => {
-              if (over || !r.onEvent) return;
-              const from = limits?.cpuMs === undefined || pid === undefined ? null : processCpuMs(pid);
-              if (from !== null) {
-                poll = setInterval(() => {
-                  const now = processCpuMs(pid!);
-                  if (now === null || now - from <= limits!.cpuMs!) return;
-                  end();
-                  r.stopAtLimit();
-                }, CPU_POLL_MS);
-              }
-              onEvent({ type: 'started' });
-              r.proc.write(`${JSON.stringify(job)}\n`);
-            });
-          },
+                r.stopAtLimit();
+              }, CPU_POLL_MS);
+            }
+            if (!started) onEvent({ type: 'started' });
+            started = true;
+            r.jobs++;
+            r.proc.write(`${JSON.stringify(verify ? { ...job, verify: true } : job)}\n`);
+          });
+        };
+        void runnerLaunch(this.memoryMb, this.prefer).then(
+          (launch) => send(launch, false),
           (e: Error) => {
             onEvent({ type: 'out', stream: 'stderr', text: `${e.message}\n` });
             onEvent({ type: 'exit', code: 1 });
@@ -269,22 +343,26 @@ export class RunnerPool {
     };
   }
 
-  /** Start the process of the next run now (SandboxOptions.prestart). */
+  /** Have the process of the next run ready now (SandboxOptions.prestart): a released one, else a fresh start. */
   prestart(): void {
     void runnerLaunch(this.memoryMb, this.prefer).then((launch) => {
-      if (!this.closed && !this.idle) {
-        const r = new Runner(launch, (d) => this.live.delete(d));
-        this.started++;
-        this.live.add(r);
-        this.idle = r;
-      }
+      if (!this.closed && !this.idle) this.idle = this.take(launch, false);
     }, () => undefined);
   }
 
-  private take(launch: RunnerLaunch): Runner {
-    const r = this.idle && !this.idle.dead ? this.idle : new Runner(launch, (d) => this.live.delete(d));
-    if (r !== this.idle) this.started++;
+  /** The kept process, else (unless `fresh`) a released one, else a new one. */
+  private take(launch: RunnerLaunch, fresh: boolean): Runner {
+    let r = this.idle && !this.idle.dead ? this.idle : null;
     this.idle = null;
+    for (let list = released.get(this.key); !r && !fresh && list?.length; ) {
+      const c = list.pop()!;
+      if (!c.dead) r = c;
+      if (r) this.reused++;
+    }
+    if (!r) {
+      r = new Runner(launch, (d) => this.live.delete(d));
+      this.started++;
+    }
     this.live.add(r);
     return r;
   }
@@ -297,9 +375,11 @@ export class RunnerPool {
 
   close(): void {
     this.closed = true;
-    for (const r of this.live) r.kill();
+    const keep = this.idle;
+    for (const r of this.live) if (r !== keep) r.kill();
     this.live.clear();
     this.idle = null;
+    if (keep) release(this.key, keep);
   }
 }
 

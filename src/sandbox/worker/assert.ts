@@ -343,3 +343,7 @@ export function createAssert(): { legacy: Fn & Obj; strict: Fn & Obj } {
   Object.assign(strict, { strict });
   return { legacy: legacy as unknown as Fn & Obj, strict: strict as unknown as Fn & Obj };
 }
+
+/** The classes of this module a run can reach (an assertion error it caught, its `actual`): one per runner, not
+ *  per run, so the realm check records them too (realm.ts snapshot). */
+export const ASSERT_CLASSES: readonly object[] = [AssertionError, Comparison];

@@ -1,17 +1,22 @@
-// The browser runner Worker's realm, kept fit to serve another sandbox (worker.browser.ts hands a Worker whose
-// runs left it as it started to the next episode instead of starting a new one: a Worker start is ~50 ms of the
-// browser's CPU, docs/learning.md E156). Two parts:
+// The realm of a runner (a browser Worker, runner.worker.ts, or a confined node process, runner-serve.ts), kept fit
+// to serve another sandbox: the hosts hand a runner whose runs left it as it started to the next episode instead of
+// starting a new one (a Worker start is ~50 ms of the browser's CPU, a node start ~50-75 ms of CPU: docs/learning.md
+// E156, E159). Two parts:
 //  - lockdown(): before any job, the global keeps what Node 20 has and a test may use (ECMAScript's built-ins,
 //    URL, TextEncoder/TextDecoder, structuredClone, atob/btoa, queueMicrotask, the timers, Event/EventTarget,
-//    AbortController, a `performance` and a `crypto` of plain functions) and loses the rest, above all what
-//    could run code after a run ended where no timer is counted: fetch, messaging, storage, Workers, WebAssembly's async
-//    compiles, FinalizationRegistry's callbacks, Atomics.waitAsync, listeners on the global.
-//  - snapshot()/changed(): every object reachable from the global through own properties and prototypes (not
-//    through getters, which are never called), with its prototype, extensibility, own keys and descriptors (values,
-//    getters and setters by identity), recorded fresh; changed() reads each recorded object again and nothing
-//    else (an object the run made, a Proxy say, is never touched): a prototype patched, a global added, a
-//    built-in frozen or replaced shows as a change, and such a Worker is ended instead of reused.
+//    AbortController, a `performance` and a `crypto` of plain functions; under node also Buffer and the immediates)
+//    and loses the rest, above all what could run code after a run ended where no timer is counted: fetch,
+//    messaging, storage, Workers, WebAssembly's async compiles, FinalizationRegistry's callbacks,
+//    Atomics.waitAsync, listeners on the global.
+//  - snapshot()/changed(): every object reachable from the global (and from the runner's classes a run can reach:
+//    runner.ts RUNNER_SHARED) through own properties and prototypes (not through getters, which are never called),
+//    with its prototype, extensibility, own keys and descriptors (values, getters and setters by identity), recorded
+//    fresh; changed() reads each recorded object again and nothing else (an object the run made, a Proxy say, is
+//    never touched): a prototype patched, a global added, a built-in frozen or replaced shows as a change, and such
+//    a runner is ended instead of reused.
 // Not seen, and unable to run code: engine state no property shows (the Symbol registry, Math.random's state).
+// Under node the code under test must not reach past this realm at all (node's own modules, the real `process`):
+// the node runner refuses code generation from strings (runner-serve.ts), so only the loader's rewritten modules run.
 // Core code; the unit tests run snapshot/changed on object graphs of their own.
 
 /** Own keys of the global that a run sets for itself (the runner's shims): not compared. */
@@ -22,6 +27,9 @@ const ECMASCRIPT = 'Object Function Array Number parseFloat parseInt Infinity Na
 /** Web APIs Node 20 also has as globals, synchronous ones only. */
 const WEB = 'console process URL URLSearchParams TextEncoder TextDecoder structuredClone atob btoa queueMicrotask setTimeout setInterval clearTimeout clearInterval Event EventTarget CustomEvent DOMException AbortController AbortSignal performance crypto';
 export const KEPT_GLOBALS: ReadonlySet<string> = new Set(`${ECMASCRIPT} ${WEB}`.split(' '));
+/** What the node runner keeps beside them: node's own synchronous globals, which a browser does not have
+ *  (its immediates are counted between jobs like its timers: job-queue.ts). */
+export const NODE_GLOBALS: readonly string[] = ['Buffer', 'setImmediate', 'clearImmediate', 'global'];
 
 type Bag = Record<PropertyKey, unknown>;
 
@@ -29,13 +37,15 @@ type Bag = Record<PropertyKey, unknown>;
 const isConstant = (d: PropertyDescriptor | undefined) => !!d && 'value' in d && !d.writable && !d.configurable && !isObject(d.value);
 
 /**
- * Take off the global (and its prototypes up to EventTarget.prototype) every name not in KEPT_GLOBALS; make
+ * Take off the global (and its prototypes up to EventTarget.prototype) every name not in KEPT_GLOBALS or `extra`
+ * (the node runner keeps Buffer, setImmediate, clearImmediate and global: NODE_GLOBALS); make
  * `performance` and `crypto` plain frozen objects of their sync functions; refuse listeners and dispatch on the
  * global (EventTarget's methods for other targets stay). Call once, before any job and after the runner took
  * what it needs (postMessage, addEventListener). Returns the names it could not remove (none expected).
  */
-export function lockdown(g: Bag = globalThis as unknown as Bag): string[] {
+export function lockdown(g: Bag = globalThis as unknown as Bag, extra: readonly string[] = []): string[] {
   const failed: string[] = [];
+  const kept = (k: string) => KEPT_GLOBALS.has(k) || extra.includes(k);
   const perf = g.performance as { now(): number; timeOrigin: number } | undefined;
   const cryp = g.crypto as { getRandomValues<T>(a: T): T; randomUUID(): string } | undefined;
   const eventTarget = (g.EventTarget as { prototype: Bag } | undefined)?.prototype;
@@ -46,13 +56,15 @@ export function lockdown(g: Bag = globalThis as unknown as Bag): string[] {
       if (!Reflect.deleteProperty(o, k) && !isConstant(Reflect.getOwnPropertyDescriptor(o, k))) failed.push(k);
     }
   };
-  strip(g, (k) => KEPT_GLOBALS.has(k));
-  // The kept names become the global's own data properties (the timers and atob were the prototype's); then the
+  strip(g, kept);
+  // The kept names become the global's own data properties (a browser's timers and atob are the prototype's; node
+  // defines some as getters that replace themselves on first use, which would read as a change); then the
   // prototypes below EventTarget.prototype are emptied.
-  for (const k of KEPT_GLOBALS) {
-    if (k === 'performance' || k === 'crypto' || Object.hasOwn(g, k)) continue;
+  for (const k of [...KEPT_GLOBALS, ...extra]) {
+    const d = Reflect.getOwnPropertyDescriptor(g, k);
+    if (k === 'performance' || k === 'crypto' || (d && 'value' in d)) continue;
     const v = g[k];
-    if (v !== undefined) Object.defineProperty(g, k, { value: v, writable: true, configurable: true, enumerable: false });
+    if (v !== undefined) Object.defineProperty(g, k, { value: v, writable: true, configurable: true, enumerable: d?.enumerable ?? false });
   }
   for (let o = Object.getPrototypeOf(g) as Bag | null; o && o !== eventTarget && o !== Object.prototype; o = Object.getPrototypeOf(o) as Bag | null) strip(o, () => false);
   const plain = (v: object) => ({ value: Object.freeze(v), writable: true, configurable: true, enumerable: false });
@@ -106,8 +118,10 @@ function shapeOf(o: object, root: boolean, visit: (v: unknown) => void): Shape {
   return out;
 }
 
-/** Every object reachable from `root` (own properties' values, getters, setters; prototypes) and its shape. */
-export function snapshot(root: object): Snapshot {
+/** Every object reachable from `root` and from `also` (own properties' values, getters, setters; prototypes)
+ *  and its shape. `also`: objects the code under test can reach that the global does not (the runner's own
+ *  classes whose instances it throws into a run: runner.ts RUNNER_SHARED). */
+export function snapshot(root: object, also: readonly object[] = []): Snapshot {
   const seen: Snapshot = new Map();
   const todo: object[] = [root];
   const visit = (v: unknown) => {
@@ -117,6 +131,7 @@ export function snapshot(root: object): Snapshot {
     }
   };
   seen.set(root, []);
+  for (const o of also) visit(o);
   while (todo.length) {
     const o = todo.pop()!;
     seen.set(o, shapeOf(o, o === root, visit));

@@ -6,11 +6,11 @@
 // Code deserialised from a snapshot has no dynamic import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so
 // the job's modules are imported by a function compiled then, with the main context's loader.
 import { startupSnapshot } from 'node:v8';
-import { constants, runInThisContext } from 'node:vm';
+import * as vm from 'node:vm';
 import { serve } from './runner-serve.ts';
 
 startupSnapshot.setDeserializeMainFunction(() => {
-  const loader = (constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol }).USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  const importer = runInThisContext('(url) => import(url)', loader ? { importModuleDynamically: loader as never } : {}) as (url: string) => Promise<unknown>;
-  serve(importer);
+  const loader = (vm.constants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol }).USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const importer = vm.runInThisContext('(url) => import(url)', loader ? { importModuleDynamically: loader as never } : {}) as (url: string) => Promise<unknown>;
+  serve({ importer, vm });
 });

@@ -3,7 +3,7 @@
 // node:assert shimmed, runs the registered tests (node-test.ts) and streams events to the host, paths
 // shown repo-relative. Core code: the host (runner.worker.ts, or a test) supplies what is global.
 import { EVAL_FLAGS } from '../runs.ts';
-import { createAssert, setCallSiteSource } from './assert.ts';
+import { ASSERT_CLASSES, createAssert, setCallSiteSource } from './assert.ts';
 import { format } from './format.ts';
 import { inspect } from './inspect.ts';
 import { LoadError, ModuleLoader } from './loader.ts';
@@ -23,6 +23,9 @@ export interface RunnerHost {
   importer?(url: string): Promise<unknown>;
   /** This runner is no longer fit to serve another sandbox (code of a run may still run after it ended). */
   taint?(reason: string): void;
+  /** Run `node -e` code as a script in the global scope, returning its completion value; default: indirect eval
+   *  (the node runner refuses eval: runner-serve.ts). */
+  evaluate?(code: string): unknown;
 }
 
 type Timers = {
@@ -49,6 +52,10 @@ class LoopLimit extends Error {
     super(`the worker sandbox's loop limit of ${budget} iterations was reached`);
   }
 }
+
+/** The runner's classes whose instances a run can catch (and so reach their prototypes): a runner serving another
+ *  sandbox checks them with its global (realm.ts snapshot). */
+export const RUNNER_SHARED: readonly object[] = [...ASSERT_CLASSES, LoadError, ExitSignal, LoopLimit];
 
 /** Run one job; resolves after the 'exit' event was posted. */
 export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
@@ -228,7 +235,7 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
   try {
     const [first, ...rest] = job.argv;
     if (first !== undefined && EVAL_FLAGS.includes(first)) {
-      const result = (0, eval)(rest[0] ?? '') as unknown;
+      const result = host.evaluate ? host.evaluate(rest[0] ?? '') : ((0, eval)(rest[0] ?? '') as unknown);
       if (first === '-p' || first === '--print') write('stdout', `${format(result)}\n`);
     } else {
       try {

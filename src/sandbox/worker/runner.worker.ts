@@ -13,8 +13,7 @@
 // dispatchEvent by the code under test) are ignored.
 // Lives under src/ and type-checks as core code: the few Worker globals it touches are typed here.
 import type { RunJob, RunnerEvent } from './protocol.ts';
-import { serveJobs } from './job-queue.ts';
-import { changed, lockdown, snapshot } from './realm.ts';
+import { serveReusable } from './reuse.ts';
 
 interface WorkerScope {
   postMessage(message: RunnerEvent): void;
@@ -27,39 +26,21 @@ const post = scope.postMessage.bind(scope);
 const listen = scope.addEventListener.bind(scope);
 
 let nonce = 0;
-/** Why this Worker may not serve another sandbox (null: it may, if its realm is unchanged). */
-let tainted: string | null = null;
-const jobs = serveJobs({
+const runner = serveReusable({
   post,
   makeUrl: (code) => `data:text/javascript;charset=utf-8,${encodeURIComponent(`${code}\n// ${nonce++}`)}`,
   ownsGlobals: true,
-  taint: (reason) => void (tainted ??= reason),
 });
-const kept = lockdown();
 if ('postMessage' in globalThis || 'close' in globalThis) throw new Error('the runner Worker could not take postMessage and close off its global scope');
-if (kept.length) tainted = `the browser would not let the runner remove ${kept.join(', ')} from the global scope`;
-const fresh = snapshot(globalThis);
 
 listen('error', (ev) => {
   ev.preventDefault();
-  jobs.uncaught(ev.error);
+  runner.uncaught(ev.error);
 });
 listen('unhandledrejection', (ev) => {
   ev.preventDefault();
-  jobs.uncaught(ev.reason);
+  runner.uncaught(ev.reason);
 });
 listen('message', (e) => {
-  if (!e.isTrusted) return;
-  const job = e.data;
-  if (job.verify) {
-    let why: string | null;
-    try {
-      const timers = jobs.pendingTimers();
-      why = tainted ?? (jobs.busy() ? 'a run was still going' : timers ? `${timers} timer(s) were started after a run ended` : changed(fresh, globalThis));
-    } catch (err) {
-      why = `the realm check failed: ${String(err)}`; // a getter of a changed realm that throws, say: not reused
-    }
-    if (why !== null) return post({ type: 'dirty', reason: why });
-  }
-  jobs.push(job);
+  if (e.isTrusted) runner.push(e.data);
 });

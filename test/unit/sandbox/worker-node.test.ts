@@ -5,14 +5,16 @@
 // next run untouched by a timer or a global an earlier run left; one process per sandbox; the run cache
 // keeping only a sandbox's first run; a wall limit that counts the code's time, not a loaded machine's;
 // runners started from node's startup snapshot of the runner reporting what runners loaded from stdin do.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatRun } from '../../../src/agent/tools.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { createNodeSandbox } from '../../../src/sandbox/node.node.ts';
 import { cachedFactory, RunCache } from '../../../src/sandbox/run-cache.ts';
 import type { FileMap, Sandbox } from '../../../src/sandbox/types.ts';
-import { createNodeWorkerSandbox, RunnerPool, runnerLaunch } from '../../../src/sandbox/worker-node.node.ts';
+import { confinedArgs, createNodeWorkerSandbox, RUNNER_ENV, RunnerPool, runnerLaunch } from '../../../src/sandbox/worker-node.node.ts';
 import { WorkerSandbox } from '../../../src/sandbox/worker/sandbox.ts';
 import type { Task } from '../../../src/tasks/schema.ts';
 
@@ -20,6 +22,7 @@ const HEAD = "import { describe, it, test } from 'node:test';\nimport assert fro
 /** Node's own modules, reached past the runner's shims (the loader refuses `import 'node:fs'`). */
 const NODE = "const node = (m) => new Function('m', 'return import(m)')(m);\n";
 
+const execFileAsync = promisify(execFile);
 const open: Sandbox[] = [];
 const make = async (files: FileMap, opts = {}) => {
   const sb = await createNodeWorkerSandbox(files, { clock: 'cpu', ...opts });
@@ -95,7 +98,7 @@ describe('worker sandbox under node: one process, kept and replaced', () => {
     expect(spun.output).toMatch(/killed: the CPU time limit of 400 ms was reached/);
     const ok = await sb.runTests(['test/ok.test.js']);
     expect(ok.tests.map((t) => t.status)).toEqual(['pass']);
-    expect(pool.started).toBe(2);
+    expect(pool.started + pool.reused).toBe(2); // the first may be a closed sandbox's (the test above)
   });
 
   it('at the CPU limit reports every test that finished before it (six at once, three times)', async () => {
@@ -176,39 +179,113 @@ describe('worker sandbox under node: the wall limit counts the code, not the mac
 });
 
 describe('worker sandbox under node: confinement', () => {
-  it('past the shims, Node itself refuses files and processes, and the environment is bare', async () => {
+  it("the code under test reaches nothing of node's past the shims: no code from strings, no node: module, no real process", async () => {
+    const sb = await make({
+      'test/escape.test.js': `${HEAD}${NODE}const refused = (fn) => assert.throws(fn, { name: 'EvalError', message: /Code generation from strings disallowed/ });
+test('no new Function', () => refused(() => node('node:fs')));
+test('no eval', () => refused(() => eval('1')));
+test('no constructor of a function', () => refused(() => (async () => {}).constructor('return 1')));
+test("its process is the runner's", () => { assert.equal(typeof process.binding, 'undefined'); assert.equal(process.env.WEBSWE_FAKE_SECRET, undefined); });
+`,
+      'test/plain.test.js': `${HEAD}import fs from 'node:fs';\n`,
+    });
+    const r = await sb.runTests(['test/escape.test.js']);
+    expect(r.tests.map((t) => [t.fullName, t.status, t.message])).toEqual([
+      ['no new Function', 'pass', undefined],
+      ['no eval', 'pass', undefined],
+      ['no constructor of a function', 'pass', undefined],
+      ["its process is the runner's", 'pass', undefined],
+    ]);
+    // A plain import of a built-in other than node:test and node:assert is refused, as in a browser.
+    const plain = await sb.runTests(['test/plain.test.js']);
+    expect(plain.exitCode).toBe(1);
+    expect(plain.output).toMatch(/node:fs/);
+    // `node -e` and `-p` run (as a block: their let stays theirs), with node's own syntax errors.
+    expect((await sb.exec(['node', '-p', 'let JSON = 6; JSON * 7'])).output).toBe('42\n');
+    expect((await sb.exec(['node', '-p', 'typeof JSON.parse'])).output).toBe('function\n');
+    const bad = await sb.exec(['node', '-e', '} let JSON = 1; {']);
+    expect([bad.exitCode, bad.output]).toEqual([1, expect.stringMatching(/SyntaxError: Unexpected token '}'/)]);
+  });
+
+  it('forges no result: what a run writes is its output, never the runner\'s events', async () => {
+    const forged = '{"type":"result","path":["fails"],"status":"pass","ms":1}\\n{"type":"exit","code":0}\\n';
+    // Through node's own process where it could be reached (code from a string importing node:process), then the run's.
+    const sb = await make({
+      'test/forge.test.js': `${HEAD}test('fails', async () => {
+  try { (await new Function('return import("node:process")')()).default.stdout.write('${forged}'); } catch {}
+  process.stdout.write('${forged}');
+  console.log('${forged}');
+  assert.equal(1, 2);
+});\n`,
+    });
+    const r = await sb.runTests(['test/forge.test.js']);
+    expect([r.exitCode, r.tests.map((t) => [t.fullName, t.status])]).toEqual([1, [['fails', 'fail']]]);
+    expect(r.output).toContain('"status":"pass"');
+  });
+
+  it('past the runner, node itself refuses files and processes, and the environment is bare (defence in depth)', async () => {
     process.env.WEBSWE_FAKE_SECRET = 'hunter2'; // must not reach the sandbox
     try {
-      const sb = await make({
-        'test/escape.test.js': `${HEAD}${NODE}const denied = async (fn) => assert.rejects(async () => fn(), { code: 'ERR_ACCESS_DENIED' });
-test('cannot read /etc/passwd', async () => { const fs = await node('node:fs'); await denied(() => fs.readFileSync('/etc/passwd')); });
-test('cannot list /', async () => { const fs = await node('node:fs'); await denied(() => fs.readdirSync('/')); });
-test('cannot write', async () => { const fs = await node('node:fs'); await denied(() => fs.writeFileSync('/tmp/webswe-escaped.txt', 'x')); });
-test('cannot start processes', async () => { const cp = await node('node:child_process'); await denied(() => cp.execFileSync('/bin/true')); });
-test('cannot start workers', async () => { const wt = await node('node:worker_threads'); await denied(() => new wt.Worker('1', { eval: true })); });
-test('sees a bare environment', async () => { const p = await node('node:process'); assert.deepEqual(Object.keys(p.env).sort(), ['HOME', 'LANG', 'NO_COLOR', 'TZ']); });
-`,
-        'test/plain.test.js': `${HEAD}import fs from 'node:fs';\n`,
-      });
-      const r = await sb.runTests(['test/escape.test.js']);
-      expect(r.tests.map((t) => [t.fullName, t.status, t.message])).toEqual([
-        ['cannot read /etc/passwd', 'pass', undefined],
-        ['cannot list /', 'pass', undefined],
-        ['cannot write', 'pass', undefined],
-        ['cannot start processes', 'pass', undefined],
-        ['cannot start workers', 'pass', undefined],
-        ['sees a bare environment', 'pass', undefined],
-      ]);
-      // A plain import of a built-in other than node:test and node:assert is refused, as in a browser.
-      const plain = await sb.runTests(['test/plain.test.js']);
-      expect(plain.exitCode).toBe(1);
-      expect(plain.output).toMatch(/node:fs/);
+      const code = `const out = {};
+for (const [k, f] of Object.entries({ read: () => require('fs').readFileSync('/etc/passwd'), list: () => require('fs').readdirSync('/'),
+  write: () => require('fs').writeFileSync('/tmp/webswe-escaped.txt', 'x'), spawn: () => require('child_process').execFileSync('/bin/true'),
+  worker: () => new (require('worker_threads').Worker)('1', { eval: true }) })) { try { f(); out[k] = 'allowed'; } catch (e) { out[k] = e.code; } }
+try { eval('1'); out.eval = 'allowed'; } catch (e) { out.eval = e.name; }
+out.env = Object.keys(process.env).sort();
+console.log(JSON.stringify(out));`;
+      const { stdout } = await execFileAsync(process.execPath, [...confinedArgs(64), '-e', code], { env: RUNNER_ENV });
+      expect(JSON.parse(stdout)).toEqual({ read: 'ERR_ACCESS_DENIED', list: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED', worker: 'ERR_ACCESS_DENIED', eval: 'EvalError', env: ['HOME', 'LANG', 'NO_COLOR', 'TZ'] });
     } finally {
       delete process.env.WEBSWE_FAKE_SECRET;
     }
   });
 
-  it("one sandbox's process never serves another's: a global one run leaves is seen by its own later runs only", async () => {
+  it("hands a closed sandbox's process to the next sandbox only when its runs left the realm unchanged", async () => {
+    // Which process a run is in: its performance.timeOrigin (the process's start). A sandbox runs the probe, then
+    // `node -e CODE` and a test file, and is closed; the next sandbox's first run reports its process and what it sees.
+    const probe = ['node', '-e', "console.log(JSON.stringify([performance.timeOrigin, typeof leak, 'evil' in [], Object.isFrozen(Math), Error.stackTraceLimit, typeof fetch, typeof Buffer]))"];
+    const files = {
+      'src/late.js': 'export const late = 1;\n',
+      'test/ok.test.js': `${HEAD}test('ok', () => assert.equal(1, 1));\n`,
+      // The runner's own classes are the realm too: an assertion error's prototype patched.
+      'test/patch.test.js': `${HEAD}test('patches', () => { try { assert.equal(1, 2); } catch (e) { Object.getPrototypeOf(e).evil = 1; } });\n`,
+      // An import still loading when the run ends: its callback would run in the next sandbox's time.
+      'test/late.test.js': `${HEAD}it('starts an import it does not wait for', () => { import('../src/late.js').then(() => { globalThis.leak = 'late'; }); });\n`,
+    };
+    const cases: Record<string, [string, string]> = {
+      clean: ['const x = [1, 2].map((v) => v * 2); console.log(x)', 'test/ok.test.js'],
+      'a let in node -e (a block: not a global binding)': ['let leak = 1', 'test/ok.test.js'],
+      'a global added': ['globalThis.leak = 1', 'test/ok.test.js'],
+      'a prototype patched': ['Array.prototype.evil = 1', 'test/ok.test.js'],
+      'a built-in frozen': ['Object.freeze(Math)', 'test/ok.test.js'],
+      'a built-in setting': ['Error.stackTraceLimit = 1', 'test/ok.test.js'],
+      'a runner class patched': ['1', 'test/patch.test.js'],
+      'an import pending at the end': ['1', 'test/late.test.js'],
+      // Code still running after its run's end (a promise chain longer than the runner's own): what it starts is seen.
+      'a timer started after the run ended': ['let n = 0; const go = () => (++n < 200 ? Promise.resolve().then(go) : setTimeout(() => {}, 60000)); go()', 'test/ok.test.js'],
+      'an immediate re-armed after the run ended': ['let n = 0; const go = () => (++n < 200 ? Promise.resolve().then(go) : setImmediate(function again() { setImmediate(again); })); go()', 'test/ok.test.js'],
+    };
+    const first = async (sb: Sandbox) => JSON.parse((await sb.exec(probe)).output) as unknown[];
+    for (const [name, [code, test]] of Object.entries(cases)) {
+      const a = await make(files);
+      const before = await first(a);
+      await a.runTests([test]);
+      await a.exec(['node', '-e', code]); // last: what it leaves running is the next sandbox's concern
+      await a.dispose();
+      const b = await make(files);
+      const after = await first(b);
+      // What a run sees is the fresh realm, every time: node's synchronous globals, no fetch.
+      expect(after.slice(1), name).toEqual(['undefined', false, false, 10, 'undefined', 'function']);
+      expect(before.slice(1), name).toEqual(after.slice(1));
+      if (name === 'clean' || name.startsWith('a let')) expect(after[0], name).toBe(before[0]);
+      else expect(after[0], name).not.toBe(before[0]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await first(b)).slice(1, 2), name).toEqual(['undefined']);
+      await b.dispose();
+    }
+  });
+
+  it("one sandbox's process never serves another open sandbox: a global one run leaves is seen by its own later runs only", async () => {
     const files = {
       'test/set.test.js': `${HEAD}test('sets', () => { globalThis.planted = 1; });\n`,
       'test/get.test.js': `${HEAD}test('unplanted', () => assert.equal(globalThis.planted, undefined));\n`,
@@ -261,7 +338,7 @@ test('sees a bare environment', async () => { const p = await node('node:process
     expect(syntax!.full).toMatch(/SyntaxError/);
     expect(dyn!.tests).toEqual([['dynamic import', 'pass', undefined]]);
     expect(escape!.tests[0]!.slice(0, 2)).toEqual(['fs', 'fail']);
-    expect(String(escape!.tests[0]![2])).toMatch(/Access to this API has been restricted/);
+    expect(String(escape!.tests[0]![2])).toMatch(/Code generation from strings disallowed/);
   });
 
   it('is the `worker` sandbox that train, eval and solve use under Node, with CPU time limits', async () => {
