@@ -49,6 +49,13 @@ export class RemoteProcess {
   kill(): void {
     if (!this.closed) this.spawner.post({ t: 'kill', id: this.id });
   }
+
+  /** Whether it keeps this process's event loop alive (a process kept idle for later use need not). */
+  holds = true;
+  setHolds(holds: boolean): void {
+    this.holds = holds;
+    this.spawner.hold();
+  }
 }
 
 export class Spawner {
@@ -103,11 +110,13 @@ export class Spawner {
     for (const p of [...this.live.values()]) this.finish(p, null, 'SIGKILL', 'the sandbox spawner process ended');
   }
 
-  /** Keep the event loop alive while a child is live (a finished command must not wait for the spawner). */
-  private hold(): void {
+  /** Keep the event loop alive while a child that holds is live (a finished command must not wait for the
+   *  spawner, nor for the idle processes kept for later sandboxes: src/sandbox/worker-node.node.ts). */
+  hold(): void {
     const h = this.host;
     if (!h) return;
-    const busy = this.live.size > 0;
+    let busy = false;
+    for (const p of this.live.values()) if ((busy = p.holds)) break;
     const channel = (h as unknown as { channel?: { ref(): void; unref(): void } }).channel;
     if (busy) h.ref(), channel?.ref();
     else h.unref(), channel?.unref();

@@ -1,20 +1,25 @@
 // The worker sandbox under Node: the browser's worker sandbox (an in-memory repository, node:test and
 // node:assert as runner.ts emulates them) whose runs go to a confined `node` process instead of a Web
-// Worker. One process serves one sandbox (one episode) and runs its jobs one after another, each with
+// Worker. One process serves one sandbox (one episode) at a time and runs its jobs one after another, each with
 // fresh module instances; it starts at the sandbox's first run, not before, and a job that reaches its
 // limit ends the process (the next run starts another). A test run then costs the module loads (~5-10 ms)
 // instead of a node start (~85 ms a run in the node sandbox), which is most of a short episode's time.
+// A closed sandbox's process serves a later sandbox when its runner finds its realm as it started (reuse.ts;
+// `verify` on that sandbox's first job, 'dirty' → the job goes to a fresh process): a node start is ~50-75 ms of
+// CPU and an episode needed two, its own and its grading's (docs/learning.md E159).
 // A process starts from node's startup snapshot of the runner where node can build one (runnerLaunch: the
 // runner compiled and loaded once, ~25 ms of CPU less a process), else from the runner module sent on stdin.
 //
-// Confinement: Node's permission model with no path allowed at all (the runner's code arrives on stdin or
-// in the snapshot node reads before it runs any code, kept in a private 0700 temporary directory; the
-// repository's files inside each job), so neither the filesystem nor child processes nor workers are
-// reachable; a heap cap; a stripped environment; its own process group, killed as a whole. What is weaker
-// than the node sandbox's process per run: runs of one episode share the process, so code that escapes the
-// runner's shims can change what later runs of the same episode report. Never another episode's (a process
-// per sandbox) and never a reward: grading makes a sandbox of its own, whose first run is in a fresh process,
-// and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
+// Confinement: code generation from strings refused, so the code under test runs only as the loader's rewritten
+// modules and reaches nothing of node's past the runner (runner-serve.ts: no node: module, no real process to
+// write the runner's events with); Node's permission model with no path allowed at all (the runner's code
+// arrives on stdin or in the snapshot node reads before it runs any code, kept in a private 0700 temporary
+// directory; the repository's files inside each job), so neither the filesystem nor child processes nor workers
+// are reachable; a heap cap; a stripped environment; its own process group, killed as a whole. What is weaker
+// than the node sandbox's process per run: runs of one episode share the process, so what a run leaves in the
+// realm can change what later runs of the same episode report. Never another episode's (a process serves another
+// sandbox only with its realm unchanged) and never a reward: grading makes a sandbox of its own, whose first run
+// is in a fresh or checked process, and the run cache keeps only a sandbox's first run (src/sandbox/run-cache.ts).
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -225,6 +230,7 @@ function release(key: string, r: Runner): void {
   if (r.dead || r.jobs >= MAX_JOBS_PER_RUNNER || releasedCount() >= MAX_RELEASED) return r.kill();
   r.used = true;
   r.releasedAt = performance.now();
+  r.proc.setHolds(false); // a released process does not keep a finished command waiting
   const list = released.get(key) ?? [];
   list.push(r);
   released.set(key, list);
@@ -357,7 +363,10 @@ export class RunnerPool {
     for (let list = released.get(this.key); !r && !fresh && list?.length; ) {
       const c = list.pop()!;
       if (!c.dead) r = c;
-      if (r) this.reused++;
+      if (r) {
+        this.reused++;
+        r.proc.setHolds(true);
+      }
     }
     if (!r) {
       r = new Runner(launch, (d) => this.live.delete(d));

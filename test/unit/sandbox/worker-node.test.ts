@@ -5,8 +5,9 @@
 // next run untouched by a timer or a global an earlier run left; one process per sandbox; the run cache
 // keeping only a sandbox's first run; a wall limit that counts the code's time, not a loaded machine's;
 // runners started from node's startup snapshot of the runner reporting what runners loaded from stdin do.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatRun } from '../../../src/agent/tools.ts';
@@ -340,6 +341,18 @@ console.log(JSON.stringify(out));`;
     expect(escape!.tests[0]!.slice(0, 2)).toEqual(['fs', 'fail']);
     expect(String(escape!.tests[0]![2])).toMatch(/Code generation from strings disallowed/);
   });
+
+  it('a program that closed its sandboxes exits by itself: the processes kept for later sandboxes do not hold it', () => {
+    // Released processes are ended after 30 s unused; the program must not wait for that (the limit here is 20 s).
+    const mod = fileURLToPath(new URL('../../../src/sandbox/worker-node.node.ts', import.meta.url));
+    const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
+    const script = `import { createNodeWorkerSandbox } from ${JSON.stringify(mod)};
+const sb = await createNodeWorkerSandbox({}, { clock: 'cpu' });
+process.stdout.write((await sb.exec(['node', '-p', '6 * 7'])).output);
+await sb.dispose();\n`;
+    const r = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect([r.status, r.stdout]).toEqual([0, '42\n']);
+  }, 30_000);
 
   it('is the `worker` sandbox that train, eval and solve use under Node, with CPU time limits', async () => {
     const sb = await sandboxFactory('worker')({ 'test/sleep.test.js': `${HEAD}test('sleeps', async () => { await new Promise((r) => setTimeout(r, 600)); });\n` }, { timeoutMs: 300 });
