@@ -59,11 +59,12 @@ export function runnerBundle(): Promise<string> {
 }
 
 /** What `node -e` runs: read one line (the runner module, base64), hand the rest of stdin back, import it (the
- *  runner resumes stdin; `process` is off the global by then). */
+ *  runner resumes stdin; `process` is off the global by then). A block: a script's top-level `const` is a global
+ *  binding every later module would see (`p`, the real process, as a free name in a test). */
 const BOOT =
-  "const p=process,B=Buffer,c=[];p.stdin.on('data',function f(b){c.push(b);const s=B.concat(c);const i=s.indexOf(10);if(i<0)return;" +
+  "{const p=process,B=Buffer,c=[];p.stdin.on('data',function f(b){c.push(b);const s=B.concat(c);const i=s.indexOf(10);if(i<0)return;" +
   "p.stdin.off('data',f);p.stdin.pause();const r=s.subarray(i+1);if(r.length)p.stdin.unshift(r);" +
-  "import('data:text/javascript;base64,'+s.subarray(0,i).toString())})";
+  "import('data:text/javascript;base64,'+s.subarray(0,i).toString())})}";
 
 /** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';

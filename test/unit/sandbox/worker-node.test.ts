@@ -322,6 +322,8 @@ console.log(JSON.stringify(out));`;
       { files: { 'test/syntax.test.js': `${HEAD}test('x', () => { assert.equal(1, 1) ) });\n` }, tests: ['test/syntax.test.js'] },
       { files: { 'src/m.js': 'export const f = () => 41 + 1;\n', 'test/dyn.test.js': `${HEAD}test('dynamic import', async () => { const m = await import('../src/m.js'); assert.equal(m.f(), 42); });\n` }, tests: ['test/dyn.test.js'] },
       { files: { 'test/escape.test.js': `${HEAD}${NODE}test('fs', async () => { const fs = await node('node:fs'); fs.readFileSync('/etc/passwd'); });\n` }, tests: ['test/escape.test.js'] },
+      // No name of the runner's start is a module's free name (node -e BOOT's were global bindings: p, the real process).
+      { files: { 'test/names.test.js': `${HEAD}test('names', () => assert.deepEqual([typeof p, typeof B, typeof c, typeof f, typeof require, typeof module], Array(6).fill('undefined')));\n` }, tests: ['test/names.test.js'] },
     );
     const runWith = async (prefer: 'snapshot' | 'module', job: (typeof jobs)[number]) => {
       const pool = new RunnerPool(512, prefer);
@@ -334,8 +336,9 @@ console.log(JSON.stringify(out));`;
       }
     };
     for (const job of jobs) expect(await runWith('snapshot', job)).toEqual(await runWith('module', job));
-    // What the last three report, so that the comparison above is between runs that did something.
-    const [syntax, dyn, escape] = await Promise.all(jobs.slice(-3).map((j) => runWith('snapshot', j)));
+    // What the last four report, so that the comparison above is between runs that did something.
+    const [syntax, dyn, escape, names] = await Promise.all(jobs.slice(-4).map((j) => runWith('snapshot', j)));
+    expect(names!.tests).toEqual([['names', 'pass', undefined]]);
     expect(syntax!.full).toMatch(/SyntaxError/);
     expect(dyn!.tests).toEqual([['dynamic import', 'pass', undefined]]);
     expect(escape!.tests[0]!.slice(0, 2)).toEqual(['fs', 'fail']);
