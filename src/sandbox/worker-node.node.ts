@@ -237,7 +237,7 @@ function release(key: string, r: Runner): void {
   released.set(key, list);
   if (!sweeping) {
     sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
-    sweeping.unref(); // idle processes do not keep the trainer alive; they end with it (stdin closes)
+    sweeping.unref(); // nor does their sweep keep this process alive: they end with the spawner
   }
 }
 
@@ -253,11 +253,6 @@ function sweep(): void {
   }
 }
 
-/** End every released process now (tests; a host that wants no process left behind). */
-export function endReleasedRunners(): void {
-  for (const list of released.values()) for (const r of list.splice(0)) r.kill();
-}
-
 /** The runner processes of one sandbox: one idle process is kept for its next run; its first comes from the
  *  released processes of closed sandboxes where one is free, and goes back there when the sandbox closes. */
 export class RunnerPool {
@@ -266,8 +261,6 @@ export class RunnerPool {
   /** Processes started so far, and released ones taken (tests read them). */
   started = 0;
   reused = 0;
-  /** Jobs that found a released process unfit ('dirty') and ran in a fresh one (a test reads it). */
-  dirty = 0;
   closed = false;
   private readonly key: string;
 
@@ -303,7 +296,6 @@ export class RunnerPool {
               // A released process that is not as it started: ended, and the job runs in a fresh one.
               r.onEvent = null;
               end();
-              this.dirty++;
               this.drop(r);
               return send(launch, true);
             }
