@@ -30,6 +30,7 @@ import { processCpuMs } from './node-run.node.ts';
 import { spawner, type RemoteProcess } from './spawner.node.ts';
 import { SANDBOX_DEFAULTS, type FileMap, type Sandbox, type SandboxOptions } from './types.ts';
 import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
+import { ReleasedRunners } from './worker/released.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker/runner-process.node.ts', import.meta.url));
@@ -148,8 +149,6 @@ class Runner {
   jobs = 0;
   /** It served a sandbox that is closed: its next job checks its realm first (RunJob.verify). */
   used = false;
-  /** When it was released (performance.now()). */
-  releasedAt = 0;
   private lines = '';
 
   constructor(launch: RunnerLaunch, onDeath: (r: Runner) => void) {
@@ -214,44 +213,25 @@ class Runner {
   }
 }
 
-/** Processes of closed sandboxes, by launch (heap cap and how they start), for the next sandboxes: each serves
- *  another sandbox only after its runner found its realm unchanged (runner-serve.ts, reuse.ts; 'dirty' → the job
- *  goes to a fresh process). A node start is ~50-75 ms of CPU, an episode's runs a few ms (docs/learning.md E159). */
-const released = new Map<string, Runner[]>();
-/** Released processes kept at most (an idle one is ~40 MB of memory and no CPU). */
-export const MAX_RELEASED = 32;
-/** Jobs a process serves before it is ended: each job's modules stay in node's module map. */
-export const MAX_JOBS_PER_RUNNER = 256;
-/** A released process no sandbox took for this long is ended (a run that stopped leaves no processes behind). */
-const RELEASED_IDLE_MS = 30_000;
-let sweeping: ReturnType<typeof setTimeout> | null = null;
-const releasedCount = () => [...released.values()].reduce((n, l) => n + l.length, 0);
-
-function release(key: string, r: Runner): void {
-  if (r.dead || r.jobs >= MAX_JOBS_PER_RUNNER || releasedCount() >= MAX_RELEASED) return r.kill();
-  r.used = true;
-  r.releasedAt = performance.now();
-  r.proc.setHolds(false); // a released process does not keep a finished command waiting
-  const list = released.get(key) ?? [];
-  list.push(r);
-  released.set(key, list);
-  if (!sweeping) {
-    sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
-    sweeping.unref(); // nor does their sweep keep this process alive: they end with the spawner
+/** Processes of closed sandboxes, by launch (heap cap and how they start), for the next sandboxes (released.ts):
+ *  each serves another sandbox only after its runner found its realm unchanged (runner-serve.ts, reuse.ts; 'dirty' →
+ *  the job goes to a fresh process). A shelved process is ~40 MB of memory and no CPU, and does not keep a finished
+ *  command waiting (nor does the shelf's sweep): they end with the spawner. */
+const shelves = new Map<string, ReleasedRunners<Runner>>();
+const shelf = (key: string): ReleasedRunners<Runner> => {
+  let s = shelves.get(key);
+  if (!s) {
+    s = new ReleasedRunners<Runner>({
+      jobs: (r) => r.jobs,
+      alive: (r) => !r.dead,
+      end: (r) => r.kill(),
+      shelved: (r, on) => r.proc.setHolds(!on),
+      unref: (t) => void t.unref(),
+    });
+    shelves.set(key, s);
   }
-}
-
-function sweep(): void {
-  sweeping = null;
-  const now = performance.now();
-  for (const list of released.values()) {
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.dead || now - list[i]!.releasedAt >= RELEASED_IDLE_MS) list.splice(i, 1)[0]!.kill();
-  }
-  if (releasedCount()) {
-    sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
-    sweeping.unref();
-  }
-}
+  return s;
+};
 
 /** The runner processes of one sandbox: one idle process is kept for its next run; its first comes from the
  *  released processes of closed sandboxes where one is free, and goes back there when the sandbox closes. */
@@ -353,13 +333,9 @@ export class RunnerPool {
   private take(launch: RunnerLaunch, fresh: boolean): Runner {
     let r = this.idle && !this.idle.dead ? this.idle : null;
     this.idle = null;
-    for (let list = released.get(this.key); !r && !fresh && list?.length; ) {
-      const c = list.pop()!;
-      if (!c.dead) r = c;
-      if (r) {
-        this.reused++;
-        r.proc.setHolds(true);
-      }
+    if (!r && !fresh && (r = shelf(this.key).take() ?? null)) {
+      r.used = true;
+      this.reused++;
     }
     if (!r) {
       r = new Runner(launch, (d) => this.live.delete(d));
@@ -381,7 +357,7 @@ export class RunnerPool {
     for (const r of this.live) if (r !== keep) r.kill();
     this.live.clear();
     this.idle = null;
-    if (keep) release(this.key, keep);
+    if (keep) shelf(this.key).put(keep);
   }
 }
 

@@ -1,7 +1,7 @@
 // The worker sandbox in a browser page (or a dedicated worker): a SandboxFactory whose runs go to a module
 // Worker of their sandbox (src/sandbox/worker/runner.worker.ts), kept between its runs (RunnerPool), with
 // one fresh Worker kept spawned ahead so a sandbox's first run does not wait for a Worker to start, and the
-// Workers of closed sandboxes reused by later ones when their realm is unchanged (released, realm.ts).
+// Workers of closed sandboxes reused by later ones when their realm is unchanged (worker/released.ts, reuse.ts).
 // Worker.terminate() ends a runaway test at the time limit.
 // The built runner script is fetched once and Workers start from a blob: URL of it: no request per
 // run, and no revalidation (Vite's preview server answers 304s without the COEP header, and Chromium
@@ -12,6 +12,7 @@
 // episodes otherwise start 64+ Workers, each a V8 isolate of its own. (What crashed the tab was not
 // their number but a runaway loop's allocations: RunJob.loopBudget.)
 import runnerUrl from './worker/runner.worker.ts?worker&url';
+import { ReleasedRunners } from './worker/released.ts';
 import { WorkerSandbox } from './worker/sandbox.ts';
 import type { RunJob, RunnerEvent, RunnerPort } from './worker/protocol.ts';
 import type { SandboxFactory } from './types.ts';
@@ -35,8 +36,6 @@ interface Spawned {
   jobs: number;
   /** It served a sandbox that is closed: its next job checks its realm first (RunJob.verify). */
   used?: boolean;
-  /** When it was released (performance.now()). */
-  releasedAt?: number;
   /** Set when the Worker failed before it ran a job (its script did not load). */
   failed?: string;
   /** Called on that failure once a job is waiting for it. */
@@ -96,33 +95,10 @@ function take(url: string): Spawned {
 }
 
 /** Workers of closed sandboxes whose runs all ended on their own (no limit, no failure), waiting for another
- *  sandbox: it takes one before the spare, and the Worker checks its realm before that sandbox's first job
- *  (runner.worker.ts: a Worker whose runs changed anything answers 'dirty' and is ended, the job going to a fresh
- *  one). A Worker start is ~50 ms of the browser's CPU (E156) and an episode needs two (its own, its grading's). */
-const released: Spawned[] = [];
-/** Released Workers kept at most (each an isolate holding the modules of the runs it served): a lockstep batch of
- *  episodes closes its sandboxes together and the next batch opens as many (agent.rolloutBatch, 32 in micro). */
-export const MAX_RELEASED = 32;
-/** Jobs a Worker serves at most before it is ended: its module map keeps every run's modules. */
-export const MAX_JOBS_PER_WORKER = 256;
-/** A released Worker no sandbox took for this long is ended (a run that stopped leaves no isolates behind). */
-const RELEASED_IDLE_MS = 30_000;
-let sweeping: ReturnType<typeof setTimeout> | null = null;
-function release(s: Spawned): void {
-  if (s.failed !== undefined || s.jobs >= MAX_JOBS_PER_WORKER || released.length >= MAX_RELEASED) return s.worker.terminate();
-  s.used = true;
-  s.releasedAt = performance.now();
-  released.push(s);
-  sweeping ??= setTimeout(sweep, RELEASED_IDLE_MS);
-}
-function sweep(): void {
-  sweeping = null;
-  const now = performance.now();
-  for (let i = released.length - 1; i >= 0; i--) {
-    if (now - released[i]!.releasedAt! >= RELEASED_IDLE_MS) released.splice(i, 1)[0]!.worker.terminate();
-  }
-  if (released.length) sweeping = setTimeout(sweep, RELEASED_IDLE_MS);
-}
+ *  sandbox (released.ts): it takes one before the spare, and the Worker checks its realm before that sandbox's first
+ *  job (runner.worker.ts, reuse.ts: a Worker whose runs changed anything answers 'dirty' and is ended, the job going
+ *  to a fresh one). */
+const released = new ReleasedRunners<Spawned>({ jobs: (s) => s.jobs, alive: (s) => s.failed === undefined, end: (s) => s.worker.terminate() });
 
 /** Idle Workers kept across all sandboxes at most (each is a V8 isolate: an evaluation's ~100 episodes at
  *  once would otherwise keep ~100); past it a run's Worker ends with the run, as before the pools. */
@@ -224,11 +200,8 @@ export class RunnerPool {
       if (kept.failed === undefined) return kept;
       kept.worker.terminate(); // it failed while idle
     }
-    for (let r = fresh ? undefined : released.pop(); r; r = released.pop()) {
-      if (r.failed === undefined) return r;
-      r.worker.terminate();
-    }
-    return take(url);
+    const r = fresh ? undefined : released.take();
+    return r ? Object.assign(r, { used: true }) : take(url);
   }
 
   /** Keep a Worker whose job ended for the sandbox's next run (one at most, MAX_IDLE in all). */
@@ -247,7 +220,7 @@ export class RunnerPool {
     if (!s) return;
     this.idle = null;
     idleCount--;
-    release(s);
+    released.put(s);
   }
 }
 
