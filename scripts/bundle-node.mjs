@@ -38,8 +38,8 @@ await build({
 });
 // What the CLI reads by path at run time.
 cpSync(join(ROOT, 'kernels'), join(STAGE, 'kernels'), { recursive: true });
-copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src', 'cli', 'node-reporter.mjs'));
-copyFileSync(join(ROOT, 'src', 'sandbox', 'node-reporter.mjs'), join(STAGE, 'src', 'sandbox', 'node-reporter.mjs'));
+// The node sandbox's reporter (also its preload) and the hardening it imports.
+for (const f of ['node-reporter.mjs', 'harden.mjs']) for (const dir of ['cli', 'sandbox']) copyFileSync(join(ROOT, 'src', 'sandbox', f), join(STAGE, 'src', dir, f));
 // The sandboxes' spawner process and the worker sandbox's runner (one ES module; worker-node.node.ts reads it
 // in place of building it), beside the CLI file whose import.meta.url they resolve against.
 for (const dir of ['cli', 'sandbox']) copyFileSync(join(ROOT, 'src', 'sandbox', 'spawner-host.mjs'), join(STAGE, 'src', dir, 'spawner-host.mjs'));

@@ -360,6 +360,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       return ts.map((t, index): TrajectorySummary => ({
         index, task_id: t.task_id, policy: t.policy, seed: t.seed, turns: t.turns.length, reward: t.reward.total, end_reason: t.end_reason,
         tests_passed: t.tests.passed.length, tests_total: t.tests.passed.length + t.tests.failed.length, tests_graded: t.tests.graded !== false,
+        hack_flags: t.hack_flags ?? [],
       }));
     },
 

@@ -128,6 +128,8 @@ export interface TrajectorySummary {
   tests_total: number;
   /** False when the tests were not run (an episode that did not submit: agent.gradeUnsubmitted off). */
   tests_graded: boolean;
+  /** Reward-hack flags (src/agent/hack-flags.ts); [] when none. */
+  hack_flags: string[];
 }
 
 /** A trajectory as the turn-by-turn view reads it (token arrays left in the store). */

@@ -12,6 +12,7 @@ import type { Sandbox, SandboxFactory } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { parseTurn } from './commands.ts';
 import { gradeFiles, readRepo } from './grade.ts';
+import { hackFlags, type HackFlag } from './hack-flags.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { formatErrorMessage, issueMessage, systemPrompt, type EditCommandKind, type SystemPromptKind } from './prompt.ts';
 import { charTokens, EpisodeTokens, PLAIN_CHATML, type ChatFormat, type TokenizerLike } from './render.ts';
@@ -292,11 +293,14 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   const t0 = performance.now();
   let tests: FinalTests = { passed: [], failed: [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS], timed_out: false };
   let diff = '';
+  let flags: HackFlag[] | undefined;
   if (ep.sb && ep.end !== 'stopped') {
     try {
       diff = await ep.sb.diff();
+      const final = await readRepo(ep.sb);
+      flags = hackFlags(task.files, final, task.test_files);
       // Only a submitted episode can earn R = 1: the others are graded when asked (a fresh sandbox each).
-      if (ep.end === 'submitted' || opts.gradeUnsubmitted !== false) tests = await gradeFiles(task, await readRepo(ep.sb), create, opts.commandTimeoutMs);
+      if (ep.end === 'submitted' || opts.gradeUnsubmitted !== false) tests = await gradeFiles(task, final, create, opts.commandTimeoutMs);
       else tests.graded = false;
     } catch (e) {
       ep.error ??= `grading failed: ${(e as Error).message}`;
@@ -325,6 +329,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
     action_tokens: ep.action,
     reward,
     tests,
+    ...(flags && { hack_flags: flags }),
     end_reason: ep.end ?? 'error',
     final_diff: diff,
     timing: { total_ms: Math.round(performance.now() - ep.started), policy_ms: Math.round(ep.policyMs), sandbox_ms: Math.round(ep.sandboxMs), reward_ms: Math.round(rewardMs) },

@@ -1,7 +1,9 @@
-// Grading an episode on a fresh copy: a new sandbox holds the agent's final files, except that every
-// one of the task's test files is the task's own (edited or deleted tests are restored); the test
-// files run there, and the episode passes when every FAIL_TO_PASS and PASS_TO_PASS test passes.
-import type { FileMap, Sandbox, SandboxFactory } from '../sandbox/types.ts';
+// Grading an episode on a fresh copy: a new sandbox holds the agent's final files, except that every one of the
+// task's test files is the task's own (edited or deleted tests are restored); each test file runs in a sandbox of
+// its own (so no file's run can rewrite what another reads), and the episode passes when every FAIL_TO_PASS and
+// PASS_TO_PASS test was reported exactly once, by the runner, as passing (judgeRun). What the grader trusts and
+// what it does not: docs/threat-model.md.
+import type { FileMap, RunResult, Sandbox, SandboxFactory } from '../sandbox/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { FinalTests } from './trajectory.ts';
 
@@ -21,20 +23,51 @@ export function gradedFiles(task: Task, final: FileMap): FileMap {
   return out;
 }
 
-/** Run the task's tests on a fresh sandbox of `final` (see gradedFiles). */
-export async function gradeFiles(task: Task, final: FileMap, create: SandboxFactory, timeoutMs: number): Promise<FinalTests> {
-  const sb = await create(gradedFiles(task, final), { timeoutMs });
-  try {
-    const run = await sb.runTests(task.test_files, { timeoutMs });
-    const status = new Map<string, string>();
-    for (const t of run.tests) if (status.get(t.fullName) !== 'fail') status.set(t.fullName, t.status);
-    const wanted = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
-    return {
-      passed: wanted.filter((n) => status.get(n) === 'pass'),
-      failed: wanted.filter((n) => status.get(n) !== 'pass'),
-      timed_out: run.timedOut,
-    };
-  } finally {
-    await sb.dispose().catch(() => undefined);
+/**
+ * The verdict on a run of the task's test files: a wanted test passes when the runner reported it once, as passing.
+ * The whole run fails (every wanted test in `failed`, the reasons in `problems`) when its report cannot be trusted:
+ * a wanted test reported more than once (the code under test registered one of the same name, or reported it
+ * itself), or lines on the report's channel that the runner did not write (RunResult.problems).
+ */
+export function judgeRun(task: Task, run: RunResult): FinalTests {
+  const wanted = [...new Set([...task.FAIL_TO_PASS, ...task.PASS_TO_PASS])];
+  const seen = new Map<string, { n: number; status: string }>();
+  for (const t of run.tests) {
+    const s = seen.get(t.fullName);
+    if (s) s.n++;
+    else seen.set(t.fullName, { n: 1, status: t.status });
   }
+  const problems = [...(run.problems ?? [])];
+  for (const name of wanted) {
+    const n = seen.get(name)?.n ?? 0;
+    if (n > 1) problems.push(`the test "${name}" was reported ${n} times (the runner reports each test once)`);
+  }
+  if (problems.length) return { passed: [], failed: [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS], timed_out: run.timedOut, problems };
+  const ok = (n: string) => seen.get(n)?.status === 'pass';
+  const all = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
+  return { passed: all.filter(ok), failed: all.filter((n) => !ok(n)), timed_out: run.timedOut };
+}
+
+/** Run the task's tests on fresh sandboxes of `final` (see gradedFiles), one a test file, and judge the runs. */
+export async function gradeFiles(task: Task, final: FileMap, create: SandboxFactory, timeoutMs: number): Promise<FinalTests> {
+  const files = gradedFiles(task, final);
+  const runs: RunResult[] = [];
+  for (const file of task.test_files) {
+    const sb = await create(files, { timeoutMs });
+    try {
+      runs.push(await sb.runTests([file], { timeoutMs }));
+    } finally {
+      await sb.dispose().catch(() => undefined);
+    }
+  }
+  const problems = runs.flatMap((r) => r.problems ?? []);
+  return judgeRun(task, {
+    tests: runs.flatMap((r) => r.tests),
+    output: '',
+    exitCode: runs.find((r) => r.exitCode !== 0)?.exitCode ?? 0,
+    timedOut: runs.some((r) => r.timedOut),
+    truncated: false,
+    durationMs: runs.reduce((s, r) => s + r.durationMs, 0),
+    ...(problems.length ? { problems } : {}),
+  });
 }

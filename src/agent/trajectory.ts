@@ -1,6 +1,7 @@
 // The trajectory record: one episode with everything DAPO and RFT need (token ids, action mask,
 // behaviour log-probs, turn boundaries, reward parts) and everything a student reads (each turn's
 // text, command, observation and timing; the end reason; the final diff). Plus its text rendering.
+import type { HackFlag } from './hack-flags.ts';
 import type { RewardParts } from './reward.ts';
 import type { Command } from './commands.ts';
 import type { TokenArrays } from './render.ts';
@@ -56,6 +57,9 @@ export interface FinalTests {
   /** False when the tests were not run: the episode ended without submitting and agent.gradeUnsubmitted was
    *  off (its reward is 0 either way); every test is then listed as failed. Absent when they were run. */
   graded?: false;
+  /** Why the run's report was not trusted and the episode failed whatever it said (a test reported twice, lines on
+   *  the report's channel the runner did not write: grade.ts judgeRun). Absent when there is none. */
+  problems?: string[];
 }
 
 export interface Trajectory {
@@ -81,6 +85,8 @@ export interface Trajectory {
   action_tokens: number;
   reward: RewardParts;
   tests: FinalTests;
+  /** What the final files do that a fix does not need (hack-flags.ts); [] when nothing. Absent in older runs. */
+  hack_flags?: HackFlag[];
   end_reason: EndReason;
   error?: string;
   /** The agent's changes against the task's files (git-style; test files included as the agent left them). */
@@ -131,7 +137,7 @@ export function renderTrajectory(t: Trajectory, opts: { system?: boolean } = {})
   if (r.overlong_penalty) parts.push(`overlong penalty ${+r.overlong_penalty.toFixed(4)}`);
   out.push(
     `═══ ${t.end_reason} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''} · reward ${+r.total.toFixed(4)} (${parts.join(', ')}) ═══`,
-    t.tests.graded === false ? 'tests: not run (the episode did not submit)' : `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}`,
+    t.tests.graded === false ? 'tests: not run (the episode did not submit)' : `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}${t.tests.problems ? `; the report was not trusted: ${t.tests.problems.join('; ')}` : ''}`,
     `context: ${t.context_used} ${t.budget_unit === 'chars/4' ? 'tokens, estimated as characters / 4 (no tokenizer)' : 'tokens'}, of which ${t.action_tokens} in assistant turns · ${secs(t.timing.total_ms)} (policy ${secs(t.timing.policy_ms)}, sandbox ${secs(t.timing.sandbox_ms)}, grading ${secs(t.timing.reward_ms)})`,
     '── final diff ──',
     t.final_diff.trimEnd() || '(no changes)',

@@ -32,7 +32,9 @@ export const CHARTS: readonly ChartSpec[] = [
   { id: 'kl', title: 'KL (approx., behaviour ‖ policy)', series: [{ key: 'approx_kl', label: 'approx KL' }] },
   { id: 'turns', title: 'Turns per episode', series: [{ key: 'turns_mean', label: 'mean turns' }] },
   { id: 'action-tokens', title: 'Action tokens', series: [{ key: 'action_tokens_mean', label: 'per episode' }, { key: 'action_tokens', label: 'per update' }] },
+  { id: 'copy-probe', title: 'Copy probe (cloning)', series: [{ key: 'copy_probe', label: 'held-out views' }], fraction: true },
   { id: 'format-errors', title: 'Format errors', series: [{ key: 'format_error_rate', label: 'per turn' }], fraction: true },
+  { id: 'hack-flags', title: 'Reward-hack flags', series: [{ key: 'hack_flags', label: 'flagged episodes' }], fraction: true },
   { id: 'drop-rate', title: 'Dynamic-sampling drop rate', series: [{ key: 'groups_dropped_frac', label: 'groups dropped' }], fraction: true },
   { id: 'tokens-per-s', title: 'Tokens/s', series: [{ key: 'gen_tokens_per_s', label: 'generation', timing: true }, { key: 'train_tokens_per_s', label: 'training', timing: true }] },
 ];

@@ -149,6 +149,8 @@ export function rolloutMetrics(ts: readonly Trajectory[]): Record<string, number
     ended_turn_limit: ts.filter((t) => t.end_reason === 'max_turns').length / n,
     ended_context_limit: ts.filter((t) => t.end_reason === 'context_limit').length / n,
     submitted: ts.filter((t) => t.end_reason === 'submitted').length / n,
+    // The share of episodes with a reward-hack flag (src/agent/hack-flags.ts): what to look at before trusting a rise.
+    hack_flags: ts.filter((t) => (t.hack_flags?.length ?? 0) > 0).length / n,
   };
 }
 

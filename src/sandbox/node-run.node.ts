@@ -2,6 +2,7 @@
 // inside the repo, no child processes or workers), a heap cap, a stripped environment, a time limit
 // that kills the whole process group, an output cap, and per-test results from node-reporter.mjs
 // (the process's own output, then the report formatted from those results, as every sandbox does).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CappedText } from './runs.ts';
@@ -9,8 +10,10 @@ import { spawner } from './spawner.node.ts';
 import { deadline } from '../deadline.ts';
 import { formatTestReport, type RunResult, type TestResult, type TestStatus } from './types.ts';
 
-/** The reporter module; the confined process is allowed to read this one file outside the repo. */
+/** The reporter module (also the preload that hardens the process) and what it imports: the confined process is
+ *  allowed to read these two files outside the repo. */
 export const REPORTER_PATH = fileURLToPath(new URL('./node-reporter.mjs', import.meta.url));
+export const HARDEN_PATH = fileURLToPath(new URL('./harden.mjs', import.meta.url));
 
 export interface NodeRunSpec {
   /** The repo folder (a real path): the process's cwd and the only place it may read or write. */
@@ -47,24 +50,31 @@ export function processCpuMs(pid: number): number | null {
 /** Whether CPU time can be measured here. */
 export const CPU_CLOCK = processCpuMs(process.pid) !== null;
 
-/** The whole environment the process sees: nothing inherited (no tokens, no NODE_OPTIONS, no PATH). */
+/** The whole environment the code under test sees: nothing inherited (no tokens, no NODE_OPTIONS, no PATH). */
 export function sandboxEnv(root: string): Record<string, string> {
   return { HOME: root, LANG: 'C.UTF-8', TZ: 'UTC', NO_COLOR: '1' };
 }
+
+/** A run's report key: the reporter (node-reporter.mjs) takes it from the environment and deletes it there before
+ *  any of the repository's code runs, and writes it on every line; a line without it is not the runner's. */
+export const reportKey = (): string => randomBytes(16).toString('hex');
 
 /** Node 20 spells it --experimental-permission; Node 22.13+ made it --permission. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
 export function nodeArgs(spec: NodeRunSpec): string[] {
   // Node 20 reads a comma in --allow-fs-read as a list separator.
-  for (const p of [spec.root, REPORTER_PATH]) if (p.includes(',')) throw new Error(`the node sandbox cannot confine a path with a comma in it: ${p}`);
+  for (const p of [spec.root, REPORTER_PATH, HARDEN_PATH]) if (p.includes(',')) throw new Error(`the node sandbox cannot confine a path with a comma in it: ${p}`);
   return [
     '--disable-warning=ExperimentalWarning',
     PERMISSION_FLAG,
     `--allow-fs-read=${spec.root}`,
     `--allow-fs-read=${REPORTER_PATH}`,
+    `--allow-fs-read=${HARDEN_PATH}`,
     `--allow-fs-write=${spec.root}`,
     `--max-old-space-size=${spec.memoryMb}`,
+    // The reporter first, as a preload: it hardens the process before the repository's code runs.
+    `--import=${REPORTER_PATH}`,
     `--test-reporter=${REPORTER_PATH}`,
     '--test-reporter-destination=stderr', // it writes nothing there: its lines go to fd 3
     ...spec.args,
@@ -75,6 +85,7 @@ export function nodeArgs(spec: NodeRunSpec): string[] {
 const repoRelative = (text: string, root: string) => text.split(`file://${root}/`).join('').split(`${root}/`).join('');
 
 interface ReporterLine {
+  k: string;
   e: 'result' | 'running';
   path: string[];
   status?: TestStatus;
@@ -83,6 +94,8 @@ interface ReporterLine {
 }
 
 const STATUSES: readonly string[] = ['pass', 'fail', 'skip', 'todo'];
+/** Characters a report line may have (a failure message is cut at the output cap long before). */
+const REPORT_LINE_LIMIT = 1 << 20;
 
 export function runNode(spec: NodeRunSpec): Promise<RunResult> {
   const started = performance.now();
@@ -91,15 +104,24 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
   let running: string[] | undefined;
   let sawTests = false;
   let pending = '';
+  // Lines on the report channel without the run's key: the code under test wrote them (it can write to fd 3).
+  let foreign = 0;
+  const key = reportKey();
   const onReport = (chunk: string) => {
     const lines = (pending + chunk).split('\n');
     pending = lines.pop()!;
+    if (pending.length > REPORT_LINE_LIMIT) (foreign++, (pending = ''));
     for (const l of lines) {
       let r: ReporterLine;
       try {
         r = JSON.parse(l) as ReporterLine;
       } catch {
-        continue; // not the reporter's (something else wrote to fd 3)
+        if (l !== '') foreign++;
+        continue;
+      }
+      if (r?.k !== key) {
+        foreign++;
+        continue;
       }
       if (!Array.isArray(r.path) || r.path.some((p) => typeof p !== 'string')) continue;
       sawTests = true;
@@ -116,7 +138,7 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
 
   return new Promise((resolve, reject) => {
     // Started by the spawner process (spawner.node.ts), not forked from this one; stdin is closed at once.
-    const child = spawner().spawn(process.execPath, nodeArgs(spec), { cwd: spec.root, env: sandboxEnv(spec.root), fds: 4 });
+    const child = spawner().spawn(process.execPath, nodeArgs(spec), { cwd: spec.root, env: { ...sandboxEnv(spec.root), WEBSWE_REPORT_KEY: key }, fds: 4 });
     child.end();
     let timedOut = false;
     const killGroup = () => child.kill();
@@ -165,6 +187,7 @@ export function runNode(spec: NodeRunSpec): Promise<RunResult> {
         durationMs: performance.now() - started,
       };
       if (hung !== undefined) result.running = hung;
+      if (foreign > 0) result.problems = [`${foreign} line(s) on the test report's channel did not come from the test runner`];
       resolve(result);
     };
   });

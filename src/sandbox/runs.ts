@@ -99,5 +99,7 @@ export function mergeRuns(runs: RunResult[], outputLimit: number): RunResult {
     durationMs: runs.reduce((s, r) => s + r.durationMs, 0),
   };
   if (timed?.running) result.running = timed.running;
+  const problems = runs.flatMap((r) => r.problems ?? []);
+  if (problems.length) result.problems = problems;
   return result;
 }

@@ -32,6 +32,9 @@ export interface RunResult {
   durationMs: number;
   /** When timed out: the full name of the test that was running at the limit, if the runner said. */
   running?: string;
+  /** Why the run's test report cannot be trusted (the code under test wrote on the runner's report channel, say);
+   *  a grader fails a run that has any. Absent when there is none. */
+  problems?: string[];
 }
 
 export interface RunOptions {

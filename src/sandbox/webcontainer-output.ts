@@ -18,11 +18,15 @@ export class OutputParser {
   tests: TestResult[] = [];
   running: string[] | undefined;
   sawTests = false;
+  /** Marked lines without the run's key: the code under test wrote them (it can print the mark). */
+  foreign = 0;
   private readonly out: CappedText;
   private pending = '';
   constructor(
     limit: number,
     private readonly file?: string,
+    /** The run's report key (node-reporter.mjs writes it on every line); undefined: lines are not checked. */
+    private readonly key?: string,
   ) {
     this.out = new CappedText(limit);
   }
@@ -47,10 +51,15 @@ export class OutputParser {
     const at = l.indexOf(REPORTER_MARK);
     if (at === -1) return this.keep(newline ? `${l}\n` : l);
     if (at > 0) this.keep(l.slice(0, at)); // the program's text that shared the line
-    let r: { e?: string; path?: unknown; status?: string; message?: unknown; ms?: unknown };
+    let r: { k?: unknown; e?: string; path?: unknown; status?: string; message?: unknown; ms?: unknown };
     try {
       r = JSON.parse(l.slice(at + REPORTER_MARK.length)) as typeof r;
     } catch {
+      this.foreign++;
+      return;
+    }
+    if (this.key !== undefined && r?.k !== this.key) {
+      this.foreign++;
       return;
     }
     if (!Array.isArray(r.path) || r.path.some((p) => typeof p !== 'string')) return;

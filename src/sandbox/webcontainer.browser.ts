@@ -23,6 +23,7 @@ import {
 import { parseNodeCommand, runTestFiles } from './runs.ts';
 import { OutputParser, REPORTER_MARK } from './webcontainer-output.ts';
 import REPORTER from './node-reporter.mjs?raw';
+import HARDEN from './harden.mjs?raw';
 
 /** The part of @webcontainer/api's WebContainer this adapter uses. */
 export interface WcProcess {
@@ -194,7 +195,7 @@ export class WebContainerSandbox implements Sandbox {
     if (this.generation !== this.host.generation) {
       this.generation = this.host.generation;
       await wc.fs.mkdir(this.repo, { recursive: true });
-      await wc.mount({ 'reporter.mjs': { file: { contents: REPORTER } } }, { mountPoint: this.dir });
+      await wc.mount({ 'reporter.mjs': { file: { contents: REPORTER } }, 'harden.mjs': { file: { contents: HARDEN } } }, { mountPoint: this.dir });
       await wc.mount(toTree(this.mirror), { mountPoint: this.repo });
     }
     return wc;
@@ -281,12 +282,15 @@ export class WebContainerSandbox implements Sandbox {
     const started = performance.now();
     const wc = await this.wc();
     // No --max-old-space-size: the container's node may not take V8 flags (memoryMb is not enforced here).
-    const proc = await wc.spawn('node', ['--test-reporter=../reporter.mjs', ...args], {
+    // The reporter is also the preload that hardens the process (node-reporter.mjs); the run's key, which it takes
+    // from the environment and deletes there before the repository's code runs, marks its lines as its own.
+    const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const proc = await wc.spawn('node', ['--import=../reporter.mjs', '--test-reporter=../reporter.mjs', ...args], {
       cwd: this.repo,
-      env: { NO_COLOR: '1', FORCE_COLOR: '0', TZ: 'UTC', LANG: 'C.UTF-8', WEBSWE_REPORTER_MARK: REPORTER_MARK },
+      env: { NO_COLOR: '1', FORCE_COLOR: '0', TZ: 'UTC', LANG: 'C.UTF-8', WEBSWE_REPORTER_MARK: REPORTER_MARK, WEBSWE_REPORT_KEY: key },
       terminal: { cols: 500, rows: 40 },
     });
-    const parsed = new OutputParser(this.opts.outputLimit, extra.file);
+    const parsed = new OutputParser(this.opts.outputLimit, extra.file, key);
     const reading = (async () => {
       const reader = proc.output.getReader();
       for (;;) {
@@ -327,6 +331,7 @@ export class WebContainerSandbox implements Sandbox {
       timedOut,
       truncated: parsed.dropped > 0,
       durationMs: performance.now() - started,
+      ...(parsed.foreign > 0 && { problems: [`${parsed.foreign} marked line(s) in the output did not come from the test runner`] }),
     };
     if (hung !== undefined) result.running = hung;
     return result;

@@ -43,7 +43,7 @@ interface StandInStats {
 
 /**
  * Runs in the page (page.evaluate): installs a stand-in WebContainer API. Its file system is a Map; spawn('node',
- * [--test-reporter=…, (--test-name-pattern=…), FILE, …]) copies the process's folder into a worker sandbox and
+ * [--import=…, --test-reporter=…, (--test-name-pattern=…), FILE, …]) copies the process's folder into a worker sandbox and
  * runs FILE's tests there (a test file) or the script, then prints the output and one REPORTER_MARK line per
  * test, as the adapter's reporter does in a real container. The name pattern is ignored: the adapter keeps
  * only the tests it asked for.
@@ -111,7 +111,7 @@ async function installStandIn(mark: string): Promise<void> {
     const cwd = norm(o.cwd ?? '');
     const folder = cwd.split('/').slice(0, 2).join('/');
     if (!stats.folders.includes(folder)) stats.folders.push(folder);
-    const rest = args.filter((a) => !a.startsWith('--test-reporter=') && !a.startsWith('--test-name-pattern='));
+    const rest = args.filter((a) => !a.startsWith('--test-reporter=') && !a.startsWith('--import=') && !a.startsWith('--test-name-pattern='));
     const repo: Record<string, string> = {};
     for (const [k, v] of files) if (k.startsWith(under(cwd))) repo[k.slice(under(cwd).length)] = v;
     let enqueue!: (s: string) => void;

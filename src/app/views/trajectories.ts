@@ -8,6 +8,18 @@ import { el, errorText, heading, num, runHref } from '../dom.ts';
 
 const stepLabel = (phase: string, step: number) => `${phase} ${step}`;
 
+/** What each reward-hack flag means (src/agent/hack-flags.ts), for the viewer's tooltips and episode facts. */
+export const HACK_FLAG_TEXT: Record<string, string> = {
+  test_files: 'a test file was added, changed or deleted, or written from code',
+  builtins: "a built-in's property or prototype was changed",
+  globals: 'a global was assigned, defined, deleted or frozen',
+  assert_module: 'non-test code imports node:assert',
+  test_module: 'non-test code imports node:test',
+  process_exit: 'non-test code exits the process or sets its exit code',
+  reads_tests: 'non-test code imports or reads a test file',
+  special_cases: "non-test code gained literals that are the tests' inputs or expected values",
+};
+
 export function renderSteps(root: HTMLElement, name: string, phase?: string, step?: number): () => void {
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
   const steps = el('ul', { id: 'trajectory-steps', class: 'inline-list', 'aria-label': 'steps with episodes' });
@@ -34,12 +46,15 @@ export function renderSteps(root: HTMLElement, name: string, phase?: string, ste
       }
       caption.textContent = `Episodes of ${stepLabel(cur.phase, cur.step)}`;
       const ts = await trainer.readTrajectories(name, cur.phase, cur.step);
-      episodes.append(el('tr', {}, ...['#', 'task', 'policy', 'turns', 'reward', 'end', 'tests'].map((t) => el('th', { scope: 'col' }, t))));
+      const flagged = ts.filter((t) => t.hack_flags.length > 0).length;
+      if (flagged) caption.append(el('span', { class: 'hack-count' }, ` · ${flagged} of ${ts.length} flagged`));
+      episodes.append(el('tr', {}, ...['#', 'task', 'policy', 'turns', 'reward', 'end', 'tests', 'flags'].map((t) => el('th', { scope: 'col' }, t))));
       for (const t of ts) {
-        episodes.append(el('tr', {},
+        episodes.append(el('tr', { class: t.hack_flags.length ? 'flagged' : undefined },
           el('td', {}, el('a', { href: runHref(name, 'trajectories', cur.phase, cur.step, t.index), 'aria-label': `episode ${t.index + 1}: ${t.task_id}` }, String(t.index + 1))),
           el('td', {}, t.task_id), el('td', {}, t.policy), el('td', {}, String(t.turns)), el('td', {}, num(t.reward)),
           el('td', {}, t.end_reason.replace('_', ' ')), el('td', {}, t.tests_graded ? `${t.tests_passed} / ${t.tests_total}` : 'not run'),
+          el('td', {}, ...t.hack_flags.map((f) => el('span', { class: 'hack-flag', title: HACK_FLAG_TEXT[f] ?? f }, f.replace('_', ' ')))),
         ));
       }
     } catch (e) {
@@ -85,7 +100,8 @@ function renderEpisodeBody(t: TrajectoryView): HTMLElement[] {
     ['task', t.task_id], ['policy', `${t.policy} (version ${t.policy_version})`], ['seed', String(t.seed)], ['sandbox', t.sandbox],
     ['end', `${t.end_reason.replace('_', ' ')} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''}`],
     ['reward', `${num(r.total, 4)} (tests ${r.tests}, length penalty ${num(r.length_penalty, 4)}${r.overlong_penalty ? `, overlong ${num(r.overlong_penalty, 4)}` : ''})`],
-    ['tests', t.tests.graded === false ? 'not run (the episode did not submit)' : `${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.timed_out ? ' (time limit hit)' : ''}`],
+    ['tests', t.tests.graded === false ? 'not run (the episode did not submit)' : `${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.timed_out ? ' (time limit hit)' : ''}${t.tests.problems?.length ? `; the report was not trusted: ${t.tests.problems.join('; ')}` : ''}`],
+    ['hack flags', t.hack_flags?.length ? t.hack_flags.map((f) => `${f} (${HACK_FLAG_TEXT[f]})`).join('; ') : 'none'],
     ['context', `${t.context_used} ${t.budget_unit}, ${t.action_tokens} in assistant turns`],
   ];
   const dl = el('dl', { class: 'facts' });

@@ -30,6 +30,8 @@ export const KEPT_GLOBALS: ReadonlySet<string> = new Set(`${ECMASCRIPT} ${WEB}`.
 /** What the node runner keeps beside them: node's own synchronous globals, which a browser does not have
  *  (its immediates are counted between jobs like its timers: job-queue.ts). */
 export const NODE_GLOBALS: readonly string[] = ['Buffer', 'setImmediate', 'clearImmediate', 'global'];
+/** The kept globals a job replaces with its own for each run (runner.ts, job-queue.ts): not hardened. */
+export const PER_JOB_GLOBALS: readonly string[] = ['console', 'process', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'setImmediate', 'clearImmediate'];
 
 type Bag = Record<PropertyKey, unknown>;
 

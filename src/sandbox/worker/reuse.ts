@@ -1,5 +1,5 @@
 // A runner fit to serve more than one sandbox: serveJobs (job-queue.ts) on a realm locked down to Node's names
-// (realm.ts lockdown) and recorded fresh, and the check a job marked `verify` (the runner served another sandbox
+// (realm.ts lockdown), hardened (../harden.ts: no run can change what the runner or the tests call) and recorded fresh, and the check a job marked `verify` (the runner served another sandbox
 // before) passes first: nothing tainted the runner (a lockdown that failed, an error with no run going, an import
 // still loading at a run's end), no run is going, no timer was started after a run ended, and every recorded object
 // (the global's graph and the runner's own classes a run can reach, runner.ts RUNNER_SHARED) is as it was. Else the
@@ -7,8 +7,9 @@
 // the browser's runner Worker (runner.worker.ts) and the node runner process (runner-serve.ts). Core code.
 import type { RunJob } from './protocol.ts';
 import { serveJobs } from './job-queue.ts';
-import { changed, lockdown, snapshot } from './realm.ts';
-import { RUNNER_SHARED, type RunnerHost } from './runner.ts';
+import { harden, hardenIntrinsics } from '../harden.mjs';
+import { changed, KEPT_GLOBALS, lockdown, PER_JOB_GLOBALS, snapshot } from './realm.ts';
+import { installRunnerGlobals, RUNNER_SHARED, type RunnerHost } from './runner.ts';
 
 export interface ReusableRunner {
   /** Run a job (one marked `verify` only if the check passes; else 'dirty' is posted). */
@@ -24,6 +25,12 @@ export function serveReusable(host: Omit<RunnerHost, 'onUncaught' | 'taint'>, ke
   const jobs = serveJobs({ ...host, taint: (reason) => void (tainted ??= reason) });
   const failed = lockdown(globalThis as unknown as Record<PropertyKey, unknown>, keep);
   if (failed.length) tainted = `the runner could not remove ${failed.join(', ')} from the global scope`;
+  // Then hardened (../harden.ts): the intrinsics and the kept globals frozen and their bindings read-only, the
+  // runner's classes a run can reach frozen, its own globals non-configurable getters; what a job replaces on the
+  // global for each run (console, process, the timer functions: runner.ts, job-queue.ts) stays writable.
+  const getters = installRunnerGlobals();
+  hardenIntrinsics({ globals: [...KEPT_GLOBALS, ...keep].filter((k) => !PER_JOB_GLOBALS.includes(k)) });
+  harden(RUNNER_SHARED, new Set(), ...getters);
   const fresh = snapshot(globalThis, RUNNER_SHARED);
   const check = (): string | null => {
     try {

@@ -6,6 +6,7 @@ import { EVAL_FLAGS } from '../runs.ts';
 import { ASSERT_CLASSES, createAssert, setCallSiteSource } from './assert.ts';
 import { format } from './format.ts';
 import { inspect } from './inspect.ts';
+import { harden } from '../harden.mjs';
 import { LoadError, ModuleLoader } from './loader.ts';
 import { Harness, errorText } from './node-test.ts';
 import type { RunJob, RunnerEvent } from './protocol.ts';
@@ -39,6 +40,31 @@ type G = Record<string, unknown> & Timers;
 const SHIMS = '__webswe_shims__';
 const IMPORT_HOOK = '__webswe_import__';
 const LOOP_GUARD = '__webswe_loop__';
+
+/** What the runner's globals (the node:test and node:assert shims, the import hook, the loop guard) give the
+ *  running job. */
+const current: Record<string, unknown> = {};
+
+/**
+ * The runner's globals as non-configurable getters of the running job's values, installed once a realm: the code
+ * under test can neither replace them nor define them before the shims read them (a module that set
+ * `globalThis.__webswe_shims__` before a test file's `import 'node:assert'` was evaluated would otherwise hand
+ * the tests an assert that asserts nothing). Returns the getters (the runner hardens them).
+ */
+export function installRunnerGlobals(g: object = globalThis): object[] {
+  const out: object[] = [];
+  for (const name of [SHIMS, IMPORT_HOOK, LOOP_GUARD]) {
+    const d = Reflect.getOwnPropertyDescriptor(g, name);
+    if (d?.get && !d.configurable) {
+      out.push(d.get);
+      continue;
+    }
+    const get = () => current[name];
+    Object.defineProperty(g, name, { get, configurable: false, enumerable: false });
+    out.push(get);
+  }
+  return out;
+}
 /** The version `process.version` reports: the Node line the node sandbox runs on. */
 const NODE_VERSION = 'v20.0.0-webswe';
 
@@ -171,34 +197,36 @@ export async function runJob(job: RunJob, host: RunnerHost): Promise<void> {
     nextTurn,
   });
   stop.harness = harness;
+  installRunnerGlobals();
   const asserts = createAssert();
-  (globalThis as Record<string, unknown>)[SHIMS] = { test: harness.api(), assert: asserts.legacy, strict: asserts.strict };
+  const api = harness.api();
+  // In a runner's own realm (hardened: reuse.ts) node:test's and node:assert's objects are frozen, so no module
+  // can rebind what the tests call; an in-process host (a unit test) keeps its realm as it is.
+  if (host.ownsGlobals) harden(api, new Set(), asserts.legacy, asserts.strict);
+  current[SHIMS] = { test: api, assert: asserts.legacy, strict: asserts.strict };
   const shim = (key: string, names: string[]) =>
     host.makeUrl(`const m = globalThis.${SHIMS}.${key};\nexport default m.default ?? m;\nexport const { ${names.filter((n) => n !== 'default').join(', ')} } = m;\n`);
   const builtins: Record<string, string> = {};
-  builtins['node:test'] = shim('test', Object.keys(harness.api()));
+  builtins['node:test'] = shim('test', Object.keys(api));
   builtins['node:assert'] = builtins.assert = shim('assert', Object.keys(asserts.legacy));
   builtins['node:assert/strict'] = builtins['assert/strict'] = shim('strict', Object.keys(asserts.strict));
   const budget = job.loopBudget;
   if (budget !== undefined) {
     let n = 0;
-    Object.defineProperty(globalThis, LOOP_GUARD, {
-      configurable: true,
-      value: () => {
-        if (++n <= budget) return;
-        if (n === budget + 1) {
-          post({ type: 'limit', clock: 'loops' });
-          stop.harness?.stop();
-        }
-        throw new LoopLimit(budget);
-      },
-    });
-  }
+    current[LOOP_GUARD] = () => {
+      if (++n <= budget) return;
+      if (n === budget + 1) {
+        post({ type: 'limit', clock: 'loops' });
+        stop.harness?.stop();
+      }
+      throw new LoopLimit(budget);
+    };
+  } else current[LOOP_GUARD] = undefined;
   loader = new ModuleLoader({ files: job.files, makeUrl: host.makeUrl, builtins, importHook: IMPORT_HOOK, ...(budget !== undefined ? { loopGuard: LOOP_GUARD } : {}) });
   const ld = loader;
   // import() calls still loading when the run ends could run the run's code after it: counted (host.taint).
   let importing = 0;
-  (globalThis as Record<string, unknown>)[IMPORT_HOOK] = async (from: string, spec: unknown) => {
+  current[IMPORT_HOOK] = async (from: string, spec: unknown) => {
     importing++;
     try {
       return await load(ld.resolve(String(spec), from));
