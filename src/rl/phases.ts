@@ -24,6 +24,7 @@ import type { RunConfig } from './config.ts';
 import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { AdamW } from './optimizer.ts';
+import { copyProbe, copyProbeItems } from './copy-probe.ts';
 import { copyDrills, type DrillPick } from './drills.ts';
 import { packEpisodes, trainRowLength, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
@@ -152,8 +153,8 @@ async function supervised<T extends Tensor>(
   ctx: PhaseContext<T>,
   phase: string,
   eps: EpisodeTokens[],
-  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number; stage?: string; constantLr?: boolean },
-): Promise<number> {
+  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number; stage?: string; constantLr?: boolean; probe?: Probe },
+): Promise<{ steps: number; reached: boolean }> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
   const total = o.epochs * perEpoch;
@@ -161,7 +162,7 @@ async function supervised<T extends Tensor>(
   // The phase's steps are numbered on across its calls (base: the drills-only stage, then cloning from
   // firstStep), and so are its checkpoints: a checkpoint past this call's steps means it had finished.
   const at = o.checkpoint && ctx.resume?.phase === o.checkpoint ? ctx.resume.step - first : -1;
-  if (at >= total) return first + total;
+  if (at >= total) return { steps: first + total, reached: false };
   const resume = at >= 0 ? { ...ctx.resume!, step: at } : undefined;
   if (resume?.adam) {
     for (const [n, m] of opt.m) ctx.be.free(m), opt.m.set(n, ctx.be.fromArray(resume.adam.m.get(n)!, m.shape, `adam.m:${n}`));
@@ -181,7 +182,7 @@ async function supervised<T extends Tensor>(
       }
       if (ctx.shouldStop()) {
         if (o.checkpoint) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
-        return first + step;
+        return { steps: first + step, reached: false };
       }
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
       const t0 = performance.now();
@@ -189,11 +190,38 @@ async function supervised<T extends Tensor>(
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx)), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
-      await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e }, timing }]);
+      const read = o.probe && (first + step + 1) % o.probe.every === 0 ? await o.probe.run() : undefined;
+      await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e, ...(read !== undefined && { [o.probe!.name]: read }) }, timing }]);
       ctx.progress({ phase, stage: o.stage ?? 'update', done: ++step, total });
+      if (read !== undefined && o.probe!.until !== undefined && read >= o.probe!.until) return { steps: first + step, reached: true };
     }
   }
-  return first + step;
+  return { steps: first + step, reached: false };
+}
+
+/** A measurement taken every `every` steps of a supervised phase (after the step), logged as `name`; with `until`,
+ *  the phase ends at the first reading at or above it. */
+export interface Probe {
+  name: string;
+  every: number;
+  run(): Promise<number>;
+  until?: number;
+}
+
+/** Tasks the copy probe plays (cloning's unused training tasks), and how often it reads. */
+const PROBE_TASKS = 64;
+const PROBE_EVERY = 100;
+
+/** The copy probe (copy-probe.ts) of a base phase that drills the list's last candidate, on expert episodes of
+ *  `tasks`; undefined where cloning drills no such copy or no task is left over. */
+async function copyProbeFor<T extends Tensor>(ctx: PhaseContext<T>, tasks: readonly Task[]): Promise<Probe | undefined> {
+  const { cfg } = ctx;
+  if (!tasks.length || cfg.bc.copyDrillPick !== 'last' || (cfg.bc.copyDrills <= 0 && cfg.bc.drillSteps <= 0)) return undefined;
+  const expert = new ExpertPolicy({ noise: 0, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: 0, retryFixes: cfg.agent.retryFixes });
+  const specs = tasks.map((task, i) => ({ task, seed: seedFor(cfg.seed, 'copy-probe', i) }));
+  const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16);
+  const items = copyProbeItems(ts, new Map(tasks.map((t) => [t.instance_id, t])), ctx.tokenizer);
+  return items.length ? { name: 'copy_probe', every: PROBE_EVERY, run: () => copyProbe(ctx.model, items) } : undefined;
 }
 
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
@@ -216,20 +244,24 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss }));
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
   const tasksById = new Map(ctx.train.map((t) => [t.instance_id, t]));
-  // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden drop of the loss
-  // whose step varies with the seed, and under the mix's cosine decay it may not come at all (micro's
-  // cloning loss fell at step ~800 on one seed, ~1,000 on another, never in 1,500 steps on a third). The stage
-  // alone shows no drop (its loss falls gradually, E114), but after 1,000 of its steps the mix's drop came within
-  // ~300 steps on two seeds and by ~1,000 on the third (E115). A constant rate after warm-up; its steps are the
-  // base phase's first (cloning's are numbered on from bc.drillSteps), checkpointed and resumed like cloning's.
+  // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden rise of the copy probe
+  // (copy-probe.ts) whose step varies with the seed: 600-1,000 steps on one, past 1,000 on another, where a stage cut
+  // at a fixed 1,000 steps left it unformed and the cloning's cosine decay then never formed it (docs/learning.md
+  // finding 51: val base 8.6 % against 66 %). With bc.drillUntil the stage runs until the probe reads at least that
+  // (every 100 steps), at most bc.drillSteps. A constant rate after warm-up; its steps are the base phase's first,
+  // and cloning's are numbered on from bc.drillSteps whatever step the stage ended at (so a resumed run finds them),
+  // checkpointed and resumed like cloning's.
   const drillSteps = cfg.bc.drillSteps;
+  const probe = await copyProbeFor(ctx, order.slice(specs.length, specs.length + PROBE_TASKS));
   if (drillSteps > 0) {
     const stage = copyDrills(ts, tasksById, ctx.tokenizer, drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes);
-    const done = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true });
-    if (done < drillSteps) return; // stopped inside the stage, its checkpoint written (a stop after its last step: cloning's first checkpoints)
+    const until = probe && cfg.bc.drillUntil > 0 ? { ...probe, until: cfg.bc.drillUntil } : probe;
+    const r = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true, ...(until && { probe: until }) });
+    if (!r.reached && r.steps < drillSteps) return; // stopped inside the stage, its checkpoint written (a stop after its last step: cloning's first checkpoints)
+    if (r.reached) await ctx.log([{ phase: 'base', step: -1, values: { drill_steps: r.steps } }]);
   }
   const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes) : [];
-  let steps = await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', contextWeight });
+  let steps = (await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', contextWeight, ...(probe && { probe }) })).steps;
   // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
   const editCommand = cfg.agent.editCommand;
   for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
@@ -250,7 +282,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     const studentTurns = dts.flatMap((t) => t.turns.filter((x) => x.no_train));
     await ctx.log([{ phase: 'base', step: -1, values: { dagger_round: r + 1, dagger_pass_rate: dts.filter(solved).length / Math.max(1, dts.length), dagger_student_format_error_rate: studentTurns.filter((x) => x.format_error).length / Math.max(1, studentTurns.length), ...rolloutMetrics(dts) } }]);
     eps.push(...dts.filter((t) => t.turns.some((x) => !x.no_train)).map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss })));
-    steps = await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps, contextWeight });
+    steps = (await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps, contextWeight })).steps;
   }
 }
 
