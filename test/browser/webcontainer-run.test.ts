@@ -105,7 +105,7 @@ async function installStandIn(mark: string): Promise<void> {
     put(tree, norm(o.mountPoint ?? ''));
   };
   const REPORT = /\n── \d+ tests? reported ──\n[\s\S]*?\npass \d+, fail \d+, skip \d+, todo \d+\n/g;
-  const spawn = async (command: string, args: string[], o: { cwd?: string } = {}) => {
+  const spawn = async (command: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}) => {
     if (command !== 'node') throw new Error(`the stand-in runs only node, not ${command}`);
     stats.spawns++;
     const cwd = norm(o.cwd ?? '');
@@ -133,7 +133,8 @@ async function installStandIn(mark: string): Promise<void> {
         const r = isTest ? await sb.runTests([rest[0]]) : await sb.exec(['node', ...rest]);
         // Terminal-like: CRLF line ends, as a real container's output.
         enqueue(r.output.replace(REPORT, '\n').replace(/\n/g, '\r\n'));
-        for (const t of r.tests) enqueue(`${mark}${JSON.stringify({ e: 'result', path: t.fullName.split(' > '), status: t.status, message: t.message, ms: t.durationMs })}\r\n`);
+        // As the reporter writes them: each line with the run's key (node-reporter.mjs).
+        for (const t of r.tests) enqueue(`${mark}${JSON.stringify({ k: o.env?.WEBSWE_REPORT_KEY, e: 'result', path: t.fullName.split(' > '), status: t.status, message: t.message, ms: t.durationMs })}\r\n`);
         close();
         exited(r.exitCode ?? 1);
       } finally {
