@@ -11,3 +11,5 @@ export declare function hardenIntrinsics(options?: { globals?: readonly string[]
 export declare const hardened: () => boolean;
 /** Lock a host class's prototype: methods non-replaceable (override accessors), the object non-extensible. */
 export declare function lockPrototype(owner: object): void;
+/** Lock a host class's static properties: functions read-only, nothing redefinable, settings writable. */
+export declare function lockStatics(C: object): void;

@@ -107,10 +107,11 @@ export function enableOverrides(owner, keys = ownKeys(owner).filter((k) => k !==
 
 /**
  * Lock a host class's prototype without freezing it (node's EventEmitter and streams, whose instances assign over
- * their prototype's properties, and whose non-configurable ones like EventEmitter's kCapture are written on the
- * instances): its configurable data properties become override accessors (enableOverrides), every property
- * non-configurable (no method can be replaced or redefined), and the object non-extensible (its prototype cannot
- * be swapped). The values stay as they are: a method's own function object is not frozen.
+ * their prototype's properties, `this._events = …`, and whose subclasses assign over them on their own prototypes,
+ * `Socket.prototype.end = …` in node:net; EventEmitter's non-configurable kCapture is written on the instances): its
+ * configurable data properties become override accessors (enableOverrides), every property non-configurable (no
+ * method can be replaced or redefined on it), and the object non-extensible (its prototype cannot be swapped). The
+ * values stay as they are: a method's own function object is not frozen.
  */
 export function lockPrototype(owner) {
   enableOverrides(owner);
@@ -119,6 +120,18 @@ export function lockPrototype(owner) {
     if (d.configurable) defineProperty(owner, k, 'value' in d ? { ...d, writable: false, configurable: false } : { ...d, configurable: false });
   }
   Object.preventExtensions(owner);
+}
+
+/** Lock a host class's own (static) properties: its functions (EventEmitter.init, which every emitter's constructor
+ *  calls) read-only, and nothing redefinable; its settings (EventEmitter.usingDomains, which node:domain sets) stay
+ *  writable. */
+export function lockStatics(C) {
+  for (const k of ownKeys(C)) {
+    const d = getOwnPropertyDescriptor(C, k);
+    if (!d.configurable) continue;
+    const fn = 'value' in d && typeof d.value === 'function';
+    defineProperty(C, k, 'value' in d ? { ...d, writable: fn ? false : d.writable, configurable: false } : { ...d, configurable: false });
+  }
 }
 
 /** Objects hardened so far in this realm: a walk stops at them (the intrinsics, once hardened, are not walked again). */

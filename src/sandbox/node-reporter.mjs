@@ -18,7 +18,7 @@
 import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Transform } from 'node:stream';
-import { harden, hardenIntrinsics, lockPrototype } from './harden.mjs';
+import { harden, hardenIntrinsics, lockPrototype, lockStatics } from './harden.mjs';
 
 const KEY = process.env.WEBSWE_REPORT_KEY ?? '';
 const MARK = process.env.WEBSWE_REPORTER_MARK;
@@ -53,16 +53,20 @@ for (const name of ['getHeapSnapshot', 'writeHeapSnapshot', 'setFlagsFromString'
 const events = require('node:events');
 const stream = require('node:stream');
 const classes = [events.EventEmitter, stream.Stream, stream.Readable, stream.Writable, stream.Duplex, stream.Transform, stream.PassThrough];
-for (const C of classes) lockPrototype(C.prototype), Object.freeze(C);
+for (const C of classes) lockPrototype(C.prototype), lockStatics(C);
 // node:test's own result stream: the root test reports each result through its methods (ok, fail), and node:test's
-// run() hands the code under test an instance of the same class. One run of no files reaches it here.
+// run() hands the code under test an instance of the same class, its only way to reach it.
+// run() is wrapped so that the class is locked before its first instance reaches the caller (the export is frozen
+// below, so the wrapper stays).
 const nodeTest = require('node:test');
-try {
-  const sink = nodeTest.run({ files: [] });
-  lockPrototype(Object.getPrototypeOf(sink));
-  sink.resume();
-} catch {
-  // a node without run() (a WebContainer's may lack it): nothing of it for the code under test to reach either
+if (typeof nodeTest.run === 'function') {
+  const run = nodeTest.run;
+  let locked = false;
+  nodeTest.run = function run_(...args) {
+    const stream = run.apply(this, args);
+    if (!locked) lockPrototype(Object.getPrototypeOf(stream)), (locked = true);
+    return stream;
+  };
 }
 // node's web globals beside ECMAScript's (node:test aborts a timed-out test through AbortController.prototype).
 const WEB = ['AbortController', 'AbortSignal', 'EventTarget', 'Event', 'DOMException', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'Buffer', 'queueMicrotask', 'structuredClone', 'atob', 'btoa'];

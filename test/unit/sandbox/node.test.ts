@@ -140,6 +140,29 @@ describe('node sandbox: test runs', () => {
     expect(env.output).not.toContain('hunter2');
   });
 
+  it("loads node's modules in its hardened realm, and subclasses of its locked streams and emitters work", async () => {
+    // The preload (node-reporter.mjs) freezes the intrinsics and locks EventEmitter and the stream classes; modules
+    // that assign over them (node:net's Socket.prototype.end) must still load. node:domain (and node:repl, which
+    // loads it) rewrites EventEmitter.init, which the lock refuses: a test that imports it fails, saying so.
+    const mods = ['net', 'child_process', 'http', 'https', 'http2', 'fs/promises', 'readline', 'zlib', 'crypto', 'dgram', 'tls', 'worker_threads', 'stream/web', 'stream/promises', 'util', 'events', 'buffer', 'url', 'path', 'os', 'assert', 'test', 'timers/promises', 'string_decoder', 'querystring', 'perf_hooks', 'async_hooks', 'diagnostics_channel', 'v8', 'vm', 'module', 'tty', 'dns', 'cluster', 'domain', 'repl'];
+    const m = await createNodeSandbox({
+      'package.json': '{"type":"module"}\n',
+      'test/m.test.js': `import { test } from 'node:test';\nimport assert from 'node:assert';\nfor (const m of ${JSON.stringify(mods)}) test(m, async () => { await import('node:' + m); });
+test('a stream subclass', async () => { const { Readable } = await import('node:stream'); class R extends Readable { _read() { this.push('x'); this.push(null); } } let s = ''; for await (const c of new R()) s += c; assert.equal(s, 'x'); });
+test('an emitter subclass', async () => { const { EventEmitter } = await import('node:events'); class E extends EventEmitter {} const e = new E(); let n = 0; e.on('x', () => n++); e.emit('x'); e.emit = function (...a) { return EventEmitter.prototype.emit.apply(this, a); }; e.emit('x'); assert.equal(n, 2); });\n`,
+    }, { timeoutMs: 20_000 });
+    try {
+      const r = await m.runTests(['test/m.test.js']);
+      expect(r.tests.filter((t) => t.status !== 'pass').map((t) => [t.fullName, t.message])).toEqual([
+        ['domain', expect.stringContaining("Cannot assign to read only property 'init'")],
+        ['repl', expect.stringContaining("Cannot assign to read only property 'init'")],
+      ]);
+      expect(r.tests).toHaveLength(mods.length + 2);
+    } finally {
+      await m.dispose();
+    }
+  });
+
   it('caps the output with a marker and the heap with --max-old-space-size', async () => {
     const small = await createNodeSandbox(files, { outputLimit: 1000, memoryMb: 48 });
     try {
