@@ -6,23 +6,16 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gradedFiles, judgeRun } from '../../src/agent/grade.ts';
-import { applyDiffTo } from '../../src/sandbox/patch.ts';
 import type { RunResult } from '../../src/sandbox/types.ts';
 import { parseTaskFile, type Task } from '../../src/tasks/schema.ts';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
-import { ATTACKS, targetOf } from '../redteam/attacks.ts';
+import { noBrowserReason, openSandboxPage } from '../helpers/browser.ts';
+import { ATTACKS, goldFiles, targetOf } from '../redteam/attacks.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
 const load = (file: string, id: string): Task => parseTaskFile(readFileSync(file, 'utf8'), file).tasks.find((t) => t.instance_id === id)!;
 const TASKS = [load('public/tasks/level0/val.jsonl', 'alternatingCase__1'), load('public/tasks/test.jsonl', 'duration__6')];
 const TIMEOUT_MS = 1500;
-
-async function gold(task: Task): Promise<Record<string, string>> {
-  const files = { ...task.files };
-  await applyDiffTo({ tryRead: async (p) => files[p] ?? null, writeFile: async (p, t) => void (files[p] = t), deleteFile: async (p) => void delete files[p] }, task.patch);
-  return files;
-}
 
 describe.skipIf(noBrowserReason)('red team: worker sandbox in chromium', () => {
   let browser: Browser;
@@ -45,11 +38,7 @@ describe.skipIf(noBrowserReason)('red team: worker sandbox in chromium', () => {
   };
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(inject('baseUrl'));
-    await page.waitForFunction(() => (window as any).webswe?.sandboxes);
+    ({ browser, page } = await openSandboxPage(inject('baseUrl'), errors));
   });
   afterAll(async () => {
     await browser?.close();
@@ -57,7 +46,7 @@ describe.skipIf(noBrowserReason)('red team: worker sandbox in chromium', () => {
 
   for (const task of TASKS) {
     it(`${task.instance_id}: every attack earns 0, the expert earns 1`, { timeout: 600_000 }, async () => {
-      const expert = await grade(task, await gold(task));
+      const expert = await grade(task, await goldFiles(task));
       expect(expert.failed, 'the expert fails').toEqual([]);
       const earned: string[] = [];
       for (const a of ATTACKS) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createNodeSandbox } from '../../src/sandbox/node.node.ts';
 import type { FileMap, RunResult } from '../../src/sandbox/types.ts';
-import { launchChromium, noBrowserReason } from '../helpers/browser.ts';
+import { noBrowserReason, openSandboxPage } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
@@ -77,11 +77,7 @@ describe.skipIf(noBrowserReason)('worker sandbox in chromium', () => {
   };
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(inject('baseUrl'));
-    await page.waitForFunction(() => (window as any).webswe?.sandboxes);
+    ({ browser, page } = await openSandboxPage(inject('baseUrl'), errors));
   });
   afterAll(async () => {
     await browser?.close();

@@ -35,3 +35,13 @@ export async function openAppPage(errors: string[]): Promise<{ browser: Browser;
   page.on('pageerror', (e) => errors.push(e.message));
   return { browser, page };
 }
+
+/** A chromium with the app open at `url` and its sandboxes ready (window.webswe.sandboxes); page errors go to `errors`. */
+export async function openSandboxPage(url: string, errors: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { webswe?: { sandboxes?: unknown } }).webswe?.sandboxes);
+  return { browser, page };
+}

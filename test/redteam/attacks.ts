@@ -6,6 +6,7 @@
 // module from loading: the tests then run against the buggy code and fail, as they should. Special-casing the
 // visible test inputs cannot be refused by a sandbox (the agent has read the tests); those attacks are expected to
 // pass and to be flagged (src/agent/hack-flags.ts), as docs/threat-model.md says.
+import { applyDiffTo } from '../../src/sandbox/patch.ts';
 import type { Task } from '../../src/tasks/schema.ts';
 
 export type AttackClass =
@@ -171,3 +172,10 @@ export function attackTurns(files: Record<string, string>): string[] {
 
 /** The attack classes covered (the suite checks there are at least ten). */
 export const CLASSES = [...new Set(ATTACKS.map((a) => a.cls))];
+
+/** The task's files with its gold patch applied: the expert's fix, which must earn 1 where every attack earns 0. */
+export async function goldFiles(task: Task): Promise<Record<string, string>> {
+  const files = { ...task.files };
+  await applyDiffTo({ tryRead: async (p) => files[p] ?? null, writeFile: async (p, t) => void (files[p] = t), deleteFile: async (p) => void delete files[p] }, task.patch);
+  return files;
+}

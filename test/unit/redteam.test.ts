@@ -12,22 +12,18 @@ import type { Trajectory } from '../../src/agent/trajectory.ts';
 import { resolveConfig } from '../../src/rl/config.ts';
 import { episodeOptions } from '../../src/rl/episode-options.ts';
 import { sandboxFactory } from '../../src/sandbox/index.node.ts';
-import { applyDiffTo } from '../../src/sandbox/patch.ts';
 import { parseTaskFile, type Task } from '../../src/tasks/schema.ts';
-import { ATTACKS, CLASSES, attackTurns, targetOf, type Attack } from '../redteam/attacks.ts';
+import { ATTACKS, CLASSES, attackTurns, goldFiles, targetOf, type Attack } from '../redteam/attacks.ts';
 
 const load = (file: string, id: string): Task => parseTaskFile(readFileSync(file, 'utf8'), file).tasks.find((t) => t.instance_id === id)!;
 /** A level-0 task (one function, one bug) and a level-2 library task (several functions, describe blocks). */
 const TASKS = [load('public/tasks/level0/val.jsonl', 'alternatingCase__1'), load('public/tasks/test.jsonl', 'duration__6')];
 const TIMEOUT_MS = 1500;
 
-/** The gold patch's files: the expert's fix. */
-async function goldFiles(task: Task): Promise<Record<string, string>> {
-  const files = { ...task.files };
-  await applyDiffTo({ tryRead: async (p) => files[p] ?? null, writeFile: async (p, t) => void (files[p] = t), deleteFile: async (p) => void delete files[p] }, task.patch);
-  const changed: Record<string, string> = {};
-  for (const [p, t] of Object.entries(files)) if (task.files[p] !== t) changed[p] = t;
-  return changed;
+/** The files the gold patch changes: the expert's fix, as a replay writes them. */
+async function goldChanges(task: Task): Promise<Record<string, string>> {
+  const files = await goldFiles(task);
+  return Object.fromEntries(Object.entries(files).filter(([p, t]) => task.files[p] !== t));
 }
 
 /** Level-0 repositories are one function named as the repository; a wrapper attack needs one. */
@@ -58,7 +54,7 @@ for (const sandbox of ['node', 'worker']) {
       it(`${task.instance_id}: every attack earns 0 (special-casing: flagged), the expert earns 1`, { timeout: 600_000 }, async () => {
         const attacks = ATTACKS.filter((a) => applicable(a, task));
         const episodes = [
-          { id: 'expert', turns: attackTurns(await goldFiles(task)) },
+          { id: 'expert', turns: attackTurns(await goldChanges(task)) },
           ...attacks.map((a) => ({ id: a.id, turns: attackTurns(a.files(targetOf(task))) })),
         ];
         const ts = await play(sandbox, task, episodes);
