@@ -76,7 +76,7 @@ async function openShare(store: IdbRunStore, cfg: RunConfig, log: (m: string) =>
     throw new Error(`cannot share the run: the server at ${share.server} ${/auth/i.test((e as Error).message) ? `refused user "${share.user}"` : 'cannot be reached'} (${(e as Error).message})`);
   }
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
-    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
     leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
   });
   log(`sharing this run as "${run}" on ${share.server}: contributors open #/contribute?server=${encodeURIComponent(share.server)}&run=${run}&user=…&pass=… (each with its own contributor user)`);

@@ -86,7 +86,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const model = new Transformer(be, config, uploadParams(be, config, initParams(config, o.seed)));
     const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
     const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
-    const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 };
+    const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
     const learnerNc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     conns.push(learnerNc);
     const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120 });

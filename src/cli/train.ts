@@ -127,7 +127,7 @@ async function openShare(url: string, runText: string, cfg: RunConfig): Promise<
   const run = runText.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
   const { nc } = await connectServer(url, 'learner');
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
-    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
     leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
   });
   process.stderr.write(`webswe: sharing run "${run}": contributors join with  webswe contribute --server nats://USER:PASSWORD@HOST:PORT --run ${run}\n`);

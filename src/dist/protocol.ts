@@ -46,8 +46,6 @@ export interface RunManifest {
 export interface ResultLimits {
   /** A result message larger than this is refused unread. */
   maxResultBytes: number;
-  /** Results for a policy version older than current − maxOffPolicy are dropped as stale. */
-  maxOffPolicy: number;
   /** |claimed − recomputed| behaviour log-prob allowed per action token. */
   logprobTolerance: number;
 }

@@ -22,7 +22,6 @@ import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
-import { Curriculum } from './curriculum.ts';
 import { gainText, phaseGains } from './gains.ts';
 import { phaseContext, runSandbox } from './session.ts';
 import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts } from './phases.ts';
@@ -228,7 +227,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     if (phase === 'rft') await rejectionFineTuning(ctx);
     if (phase === 'dapo') {
       const opt = newOptimizer(ctx);
-      const dst = { iteration: resumeStep, optimizerStep: 0, curriculum: new Curriculum() };
+      const dst = { iteration: resumeStep, optimizerStep: 0 };
       if (resumeStep > 0 && ck) {
         if (ck.adamM && ck.adamV) {
           for (const [n, m] of opt.m) env.be.free(m), opt.m.set(n, env.be.fromArray(ck.adamM.get(n)!, m.shape, `adam.m:${n}`));
@@ -236,23 +235,17 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
         }
         opt.step = state.optimizerStep;
         dst.optimizerStep = state.optimizerStep;
-        dst.curriculum = Curriculum.fromJSON((state.extra.curriculum as Record<string, { attempts: number; solved: number }>) ?? {});
       }
-      // The curriculum's tallies start from the RFT rollouts (which tasks the policy can sometimes solve).
-      if (resumeStep === 0) {
-        for (const t of (await store.readTrajectories('rft', 0)) as Trajectory[]) dst.curriculum.record(t.task_id, t.reward.tests === 1);
-      }
-      const total = cfg.dapo.iterations + cfg.dapo.stage2Iterations;
+      const total = cfg.dapo.iterations;
       for (; dst.iteration < total; dst.iteration++) {
         if (stop()) break;
-        const stage = dst.iteration < cfg.dapo.iterations ? 1 : 2;
-        const row = await dapoIteration(ctx, opt, dst, stage);
+        const row = await dapoIteration(ctx, opt, dst);
         if (!row) break; // stopped during its rollouts
         await ctx.log([row]);
         ctx.progress({ phase: 'dapo', stage: 'iterations', done: dst.iteration + 1, total });
         opt.step = dst.optimizerStep;
         if ((dst.iteration + 1) % cfg.run.checkpointEvery === 0 && dst.iteration + 1 < total) {
-          await checkpoint({ phase: 'dapo', step: dst.iteration + 1, done: state.done, metricsCount, optimizerStep: dst.optimizerStep, extra: { curriculum: dst.curriculum.toJSON() } }, opt);
+          await checkpoint({ phase: 'dapo', step: dst.iteration + 1, done: state.done, metricsCount, optimizerStep: dst.optimizerStep, extra: {} }, opt);
         }
       }
     }
