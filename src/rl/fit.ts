@@ -39,7 +39,7 @@ const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'rft.batchEpisod
 /**
  * The planner's options for a run (upper bounds: every episode may fill its context):
  *  - context T: the KV cache per episode, agent.contextTokens + agent.actionTokens (ModelPolicy's
- * *    capacity); a training row holds at most one such episode;
+ *    capacity); a training row holds at most one such episode;
  *  - training batch B: rows of one optimiser step, at most one per episode: bc.batchEpisodes for
  *    behaviour cloning (from-scratch presets), rft.batchEpisodes for RFT, ceil(tasksPerIteration · groupSize / optimizerSteps) for DAPO;
  *  - generation batch: episodes generated together (one KV-cache cohort): agent.rolloutBatch rounded
