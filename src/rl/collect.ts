@@ -67,7 +67,7 @@ export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
 
-/** A turn's DAPO advantage given its episode's (or its command's) `a`. dapo.refusedTurns = blame: a command the
+/** A turn's DAPO advantage given its episode's `a`. dapo.refusedTurns = blame: a command the
  *  environment refused (it changed nothing; a sub whose tests failed is not one) carries min(a, 0), so a
  *  success's refusals are not pushed up and a failure's are pushed down. */
 export const turnAdvantage = (turn: TurnRecord, a: number, blame: boolean): number => (blame && refused(turn) && !takenBack(turn) ? Math.min(0, a) : a);

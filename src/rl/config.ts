@@ -98,9 +98,9 @@ export const FIELDS = [
   f('dapo.filterMode', 'string', 'refill', 'refill: sample more groups until the batch is full; shrink: train on what is left', { choices: ['refill', 'shrink'] }),
   f('dapo.maxGenBatches', 'int', 3, 'generation rounds an iteration may take to refill [filter_groups.max_num_gen_batches]', { min: 1, max: 100 }),
 
-  f('optim.beta1', 'number', 0.9, 'AdamW β1', { min: 0, max: 1 }),
-  f('optim.beta2', 'number', 0.999, 'AdamW β2', { min: 0, max: 1 }),
-  f('optim.eps', 'number', 1e-8, 'AdamW ε', { min: 0, max: 1 }),
+  f('optim.beta1', 'number', 0.9, 'AdamW β1 (first-moment decay)', { min: 0, max: 1 }),
+  f('optim.beta2', 'number', 0.999, 'AdamW β2 (second-moment decay)', { min: 0, max: 1 }),
+  f('optim.eps', 'number', 1e-8, 'AdamW ε (denominator floor)', { min: 0, max: 1 }),
   f('optim.weightDecay', 'number', 0.1, 'decoupled weight decay [weight_decay]', { min: 0, max: 10 }),
   f('optim.maxGradNorm', 'number', 1.0, 'clip the global gradient norm to this [grad_clip]', { min: 0, max: 1e6 }),
 

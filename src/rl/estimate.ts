@@ -22,7 +22,7 @@ export interface DeviceRates {
 export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
 
 export interface EstimatePart {
-  /** What is done: expert episodes, copy drills, cloning updates, DAgger roll-ins, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
+  /** What is done: expert episodes, copy drills, cloning updates, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
   name: string;
   /** The pipeline phase it belongs to (base, rft, dapo); evaluations belong to the phase they evaluate. */
   phase: string;

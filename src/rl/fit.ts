@@ -57,7 +57,6 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   const gens = [whole(n('eval.samples'))];
   if (phases.includes('dapo')) gens.push(whole(n('dapo.groupSize')));
   if (phases.includes('rft')) gens.push(whole(n('rft.samplesPerTask')));
-  if (phases.includes('base') && n('bc.daggerRounds') > 0) gens.push(whole(1));
   // model.passTokens runs a step in passes of whole rows: a pass, not the step, holds activations.
   const stepRows = Math.max(1, ...batches);
   const rowsPerPass = n('model.passTokens') > 0 ? Math.max(1, Math.floor(n('model.passTokens') / context)) : Infinity;

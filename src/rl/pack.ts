@@ -12,7 +12,7 @@ export interface EpisodeTokens {
   logprobs?: readonly number[];
   /** Advantage of the episode (broadcast to its action tokens). */
   advantage?: number;
-  /** Advantage per token (dapo.baseline = command: each turn its command's); read in place of `advantage`. */
+  /** Advantage per token (each assistant turn its own: dapo.refusedTurns = blame); read in place of `advantage`. */
   advantages?: readonly number[];
 }
 

@@ -1,7 +1,7 @@
 // The phases of the paper's pipeline on our model: behaviour cloning on scripted-expert episodes
 // (base of from-scratch presets), RFT (keep the policy's own successes, SFT on them with
-// format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL,
-// optional stage 2 with the curriculum), and evaluation (pass@1 mean ± std over K samples, pass@K).
+// format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL),
+// and evaluation (pass@1 mean ± std over K samples, pass@K).
 // Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';

@@ -1,7 +1,7 @@
-// The pipeline driver: base → RFT → DAPO (stages 1 and 2) → evaluation after each phase, from one
+// The pipeline driver: base → RFT → DAPO → evaluation after each phase, from one
 // resolved config, resumable. Every random choice comes from seedFor(config.seed, …), and state is
 // checkpointed at phase ends and every run.checkpointEvery DAPO iterations (weights, AdamW moments,
-// curriculum tallies, results so far), so a resumed run reproduces an uninterrupted one's metrics
+// results so far), so a resumed run reproduces an uninterrupted one's metrics
 // (wall-clock timings aside).
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';

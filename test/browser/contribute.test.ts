@@ -51,7 +51,7 @@ describe.skipIf(noBrowserReason || noNatsReason)('contributing from a browser ta
 
   it('plays the work items of a learner in Node, and every group it sends is accepted', async () => {
     const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
-    const share = new SharedRollouts(new RunBus(nc, 'tab1'), { limits: { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 }, leaseSeconds: 60, maxAttempts: 2, roundSeconds: 240 });
+    const share = new SharedRollouts(new RunBus(nc, 'tab1'), { limits: { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 }, leaseSeconds: 60, maxAttempts: 2, roundSeconds: 240 });
     const store = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-tab-')));
     const learner = train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
 

@@ -24,7 +24,7 @@ const RUN = 'export-src';
 const SETTINGS = {
   'model.preset': 'nano', 'tasks.train': 'idb:tasks/mine.jsonl', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 48,
-  'bc.episodes': 2, 'bc.epochs': 0, 'bc.daggerRounds': 0, 'eval.samples': 1, 'run.phases': 'base',
+  'bc.episodes': 2, 'bc.epochs': 0, 'eval.samples': 1, 'run.phases': 'base',
 };
 /** The imported copy that has a phase left: one DAPO iteration of one group of two (dropped by shrink: all rewards equal). */
 const CONTINUE = {

@@ -34,7 +34,7 @@ const cfg = resolveConfig({
   'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
   'dapo.optimizerSteps': 1, 'eval.samples': 1,
 });
-const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 };
+const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
 
 let server: TestServer;
 beforeAll(async () => {

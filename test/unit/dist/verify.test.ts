@@ -42,7 +42,7 @@ const model = new Transformer(be, config, uploadParams(be, config, values));
 const cfg = resolveConfig({ 'agent.maxTurns': 3, 'agent.contextTokens': 3000, 'agent.actionTokens': 16, 'agent.observationTokens': 60, 'reward.lengthThreshold': 2, 'reward.lengthPenalty': false });
 const episodes = episodeOptions(cfg, { tokenizer: tok });
 const sandbox = sandboxFactory('node');
-const limits: ResultLimits = { maxResultBytes: 1 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 };
+const limits: ResultLimits = { maxResultBytes: 1 << 20, logprobTolerance: 2e-3 };
 const env = { model, tokenizer: tok, stopIds: [eot], sandbox, episodes, limits };
 
 const item: WorkItem = {
