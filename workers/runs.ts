@@ -11,7 +11,7 @@
 import type { Trajectory } from '../src/agent/trajectory.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
-import { ConfigError, flattenConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
+import { ConfigError, flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
 import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
@@ -307,7 +307,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const store = await IdbRunStore.open(db, name);
       const saved = await store.readJson<Record<string, ConfigValue>>('config.json');
       if (!saved) throw new Error(`run "${name}" has no config.json: it cannot be resumed`);
-      const cfg = resolveConfig(saved);
+      const cfg = resolveConfig(fromSavedConfig(saved));
       // The choice it last started with, unless told otherwise (then that becomes the one to resume with).
       const runJson = await store.readJson<{ backend?: BackendChoice }>('run.json');
       const choice = backend ?? runJson?.backend ?? 'auto';
