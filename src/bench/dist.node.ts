@@ -13,12 +13,12 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Trajectory } from '../agent/trajectory.ts';
-import { RunBus } from '../dist/bus.ts';
-import { SharedRollouts, workItemOf } from '../dist/learner.ts';
-import { startLocalServer } from '../dist/local-server.node.ts';
-import { playItem } from '../dist/play.ts';
-import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../dist/protocol.ts';
-import { inboxPrefix } from '../dist/server-config.ts';
+import { RunBus } from '../share/bus.ts';
+import { SharedRollouts, workItemOf } from '../share/learner.ts';
+import { startLocalServer } from '../share/local-server.node.ts';
+import { playItem } from '../share/play.ts';
+import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
+import { inboxPrefix } from '../share/server-config.ts';
 import { stopIdsFor } from '../agent/render.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { trainBpe } from '../model/bpe.ts';

@@ -17,8 +17,8 @@ import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
-import { RunBus } from '../dist/bus.ts';
-import { SharedRollouts } from '../dist/learner.ts';
+import { RunBus } from '../share/bus.ts';
+import { SharedRollouts } from '../share/learner.ts';
 import { connectServer } from './share.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 

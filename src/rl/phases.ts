@@ -59,7 +59,7 @@ export interface PhaseContext<T extends Tensor> {
   checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
-  /** A shared run: DAPO's rounds are played by contributors and verified here (src/dist/learner.ts). */
+  /** A shared run: DAPO's rounds are played by contributors and verified here (src/share/learner.ts). */
   rollouts?: RemoteRollouts;
 }
 

@@ -131,7 +131,7 @@ export async function dapoStep<T extends Tensor>(
 /**
  * No gradient: the tempered logits (M, V) and log-probs (M) of the scored (mask 1) targets under the
  * current weights, in position order. The learner of a shared run checks a contributor's sampled ids
- * and behaviour log-probs with it (src/dist/verify.ts). Under recompute, so only each layer's input
+ * and behaviour log-probs with it (src/share/verify.ts). Under recompute, so only each layer's input
  * is held at once.
  */
 export async function scoreActions<T extends Tensor>(model: Transformer<T>, rows: PackedRows, temperature = 1): Promise<{ at: number[]; logits: Float32Array; logp: Float32Array; V: number }> {

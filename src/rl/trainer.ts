@@ -58,7 +58,7 @@ export interface TrainerEnv<T extends Tensor> {
   /** The pretrained model a run names in model.preset (a folder or Hub id under the CLI, a cached
    *  model in the app), loaded by the caller: the core reads no files and fetches nothing. */
   pretrained?: LoadedModel;
-  /** A shared run (`--share`): DAPO's rounds go to contributors through this learner (src/dist/learner.ts),
+  /** A shared run (`--share`): DAPO's rounds go to contributors through this learner (src/share/learner.ts),
    *  started with the run's manifest before the first phase. */
   share?: RemoteRollouts & { start(manifest: { config: Record<string, unknown>; model: { config: Record<string, unknown>; tokenizerJson: object; tokenizerConfig: object } }): Promise<void> };
 }

@@ -46,7 +46,7 @@ describe.skipIf(noBrowserReason)('a run whose GPU device is lost', () => {
     // The hook refuses while no run has used WebGPU in this worker.
     expect(await page.evaluate(() => (window as any).webswe.trainer.loseDeviceForTest().then(() => 'lost', (e: Error) => e.message)))
       .toMatch(/^no WebGPU backend has been opened in this worker/);
-    await page.evaluate((o) => (window as any).webswe.trainer.startRun({ name: 'nano-device-loss', preset: 'micro', backend: 'cpu', overrides: o }), OVERRIDES);
+    await page.evaluate((o) => (window as any).webswe.trainer.startRun({ name: 'nano-device-loss', preset: 'micro', backend: 'fast-cpu', overrides: o }), OVERRIDES);
     await page.goto(`${baseUrl}#/run/${RUN}`);
     await page.waitForFunction(() => document.querySelector('#run-checkpoint')?.getAttribute('data-phase') === 'dapo'
       && document.querySelector('#run-status')?.getAttribute('data-status') === 'running', undefined, { timeout: 240_000 });

@@ -109,7 +109,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
   });
 
   it('trains a nano run on the imported set and downloads its episodes as ATIF JSON and SFT JSONL', async () => {
-    await api('startRun', { name: RUN, preset: '', overrides: SETTINGS, backend: 'cpu' });
+    await api('startRun', { name: RUN, preset: '', overrides: SETTINGS, backend: 'fast-cpu' });
     const run = await settled(RUN);
     expect(run.status, run.error?.message).toBe('done');
     const steps = await api<{ phase: string; step: number }[]>('listTrajectorySteps', RUN);

@@ -51,8 +51,8 @@ describe('webswe train on the wasm backend: 1 thread and 2 threads', () => {
     expect(evalRun('2')).toEqual(first);
   }, 600_000);
 
-  it('refuses a bad --threads, and --threads with another backend, in one line', () => {
-    for (const [args, msg] of [[['--threads', '0'], /--threads must be a whole number from 1 to 256, got "0"/], [['--backend', 'cpu', '--threads', '2'], /--threads applies to the wasm backend/]] as const) {
+  it('refuses a bad --threads, --threads with another backend, and the old backend name cpu, in one line', () => {
+    for (const [args, msg] of [[['--threads', '0'], /--threads must be a whole number from 1 to 256, got "0"/], [['--backend', 'fast-cpu', '--threads', '2'], /--threads applies to the wasm backend/], [['--backend', 'cpu'], /--backend cpu is now called fast-cpu/]] as const) {
       const r = spawnSync(process.execPath, [BIN, 'train', ...args, '--out', mkdtempSync(join(tmpdir(), 'webswe-threads-bad-')), ...SET], { encoding: 'utf8' });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(msg);

@@ -9,7 +9,7 @@ import { KvGenerator } from '../../../src/model/generate.ts';
 import { initParams } from '../../../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { groupAdvantages } from '../../../src/rl/advantages.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { packEpisodes, passes, sliceRows } from '../../../src/rl/pack.ts';

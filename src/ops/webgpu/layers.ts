@@ -2,8 +2,8 @@
 // dimension (the spec default), new output tensors, and per-context scratch buffers. Temporaries
 // cannot be freed when an op returns (its work is only recorded, not submitted), so they are kept
 // per context and reused; passes run in order, so reuse across queued ops is safe.
-import type { GpuContext } from '../gpu/context.ts';
-import { numel, type GpuTensor } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { numel, type GpuTensor } from '../tensor.ts';
 
 export const MAX_WORKGROUPS_PER_DIM = 65535;
 

@@ -1,12 +1,12 @@
 // WebGPU dispatcher of adamw (kernels/adamw.wgsl): one elementwise pass, in place; the clip
 // coefficient comes from the norm tensor on the GPU (no readback between globalNorm and the step).
-// A parameter split across buffers (split.gpu.ts) is stepped chunk by chunk with its gradient and
+// A parameter split across buffers (webgpu/split.ts) is stepped chunk by chunk with its gradient and
 // moments, which share its chunk plan (same shape): elementwise, so the same bits as whole.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { adamwCheck, adamwScalars, type AdamwClip, type AdamwHyper } from './adamw.shape.ts';
-import { pairedChunks, wholeBuffer } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { adamwCheck, adamwScalars, type AdamwClip, type AdamwHyper } from '../adamw.shape.ts';
+import { pairedChunks, wholeBuffer } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const ADAMW = defineKernel({
   file: 'adamw.wgsl',

@@ -1,10 +1,10 @@
 // WebGPU dispatchers of the SwiGLU activation: h = silu(gate) · up (swiglu_forward.wgsl) and its
 // backward (swiglu_backward.wgsl); one invocation per element.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { grid, newTensor } from './layers.gpu.ts';
-import { sameShape } from './layers.shape.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { grid, newTensor } from './layers.ts';
+import { sameShape } from '../layers.shape.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const SWIGLU_FORWARD = defineKernel({
   file: 'swiglu_forward.wgsl',

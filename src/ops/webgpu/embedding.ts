@@ -2,15 +2,15 @@
 // deterministic scatter-add without atomics: bitonic sort of (id, n) on the GPU
 // (embedding_sort.wgsl), then one workgroup per run of equal ids sums its rows in increasing n
 // (embedding_backward.wgsl). O(N·C + N log² N) work, independent of V. A table split across
-// buffers (split.gpu.ts: rows [V0, V0 + Vi) per buffer) takes one gather / one backward dispatch
+// buffers (webgpu/split.ts: rows [V0, V0 + Vi) per buffer) takes one gather / one backward dispatch
 // per buffer, each handling the ids in its rows: the same sums, so the same bits as whole.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
 import { dispatchGatherRows } from './gather_rows.ts';
-import { grid, newTensor, scratchBuffer } from './layers.gpu.ts';
-import { embeddingBackwardDims, embeddingDims } from './layers.shape.ts';
-import { rowChunks, wholeBuffer } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { grid, newTensor, scratchBuffer } from './layers.ts';
+import { embeddingBackwardDims, embeddingDims } from '../layers.shape.ts';
+import { rowChunks, wholeBuffer } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const EMBEDDING_SORT = defineKernel({
   file: 'embedding_sort.wgsl',

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunBus } from '../../../src/dist/bus.ts';
-import { contribute } from '../../../src/dist/contributor.ts';
-import { SharedRollouts } from '../../../src/dist/learner.ts';
-import { playItem } from '../../../src/dist/play.ts';
-import { parseWorkItem, type ResultMessage } from '../../../src/dist/protocol.ts';
-import { inboxPrefix } from '../../../src/dist/server-config.ts';
+import { RunBus } from '../../../src/share/bus.ts';
+import { contribute } from '../../../src/share/contributor.ts';
+import { SharedRollouts } from '../../../src/share/learner.ts';
+import { playItem } from '../../../src/share/play.ts';
+import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
+import { inboxPrefix } from '../../../src/share/server-config.ts';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
@@ -176,7 +176,7 @@ describe.skipIf(noNatsReason)('two results for one item', () => {
     // the two verifications' timing falls: here the original's first sandbox is 3 s slow, so the copy's
     // verification would finish first; results of one item are verified in the order they arrived. Two
     // items, so that the learner reads on (the copy) while the first is verified.
-    const { workItemOf } = await import('../../../src/dist/learner.ts');
+    const { workItemOf } = await import('../../../src/share/learner.ts');
     const { trainBpe } = await import('../../../src/model/bpe.ts');
     const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
     const { initParams } = await import('../../../src/model/init.ts');

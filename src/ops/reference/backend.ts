@@ -1,24 +1,24 @@
 // CPU backend: the reference implementations behind the Backend interface. Correctness oracle,
 // and the fallback where no WebGPU adapter exists.
-import type { BackendCore, LayerOps, MatmulOps } from './backend.ts';
-import { matmul } from './reference/matmul.ts';
-import type { LossOps, OptimOps, SamplingOps } from './backend.ts';
-import type { AttentionOps } from './backend.ts';
-import { attention, attentionBackward } from './reference/attention.ts';
-import { attentionCached, kvWrite } from './reference/attention_cached.ts';
-import { adamw } from './reference/adamw.ts';
-import { dapoLoss } from './reference/dapo_loss.ts';
-import { globalNorm } from './reference/grad_norm.ts';
-import { logprobs, logprobsBackward } from './reference/logprobs.ts';
-import { argmax, sample } from './reference/sample.ts';
-import { colSum } from './reference/col_sum.ts';
-import { add, scale } from './reference/elementwise.ts';
-import { embedding, embeddingBackward } from './reference/embedding.ts';
-import { gatherRows } from './reference/gather_rows.ts';
-import { rmsnorm, rmsnormBackward } from './reference/rmsnorm.ts';
-import { rope } from './reference/rope.ts';
-import { swiglu, swigluBackward } from './reference/swiglu.ts';
-import { allocate, dtypeOf, numel, type CpuTensor, type DType, type TypedArray } from './tensor.ts';
+import type { BackendCore, LayerOps, MatmulOps } from '../backend.ts';
+import { matmul } from './matmul.ts';
+import type { LossOps, OptimOps, SamplingOps } from '../backend.ts';
+import type { AttentionOps } from '../backend.ts';
+import { attention, attentionBackward } from './attention.ts';
+import { attentionCached, kvWrite } from './attention_cached.ts';
+import { adamw } from './adamw.ts';
+import { dapoLoss } from './dapo_loss.ts';
+import { globalNorm } from './grad_norm.ts';
+import { logprobs, logprobsBackward } from './logprobs.ts';
+import { argmax, sample } from './sample.ts';
+import { colSum } from './col_sum.ts';
+import { add, scale } from './elementwise.ts';
+import { embedding, embeddingBackward } from './embedding.ts';
+import { gatherRows } from './gather_rows.ts';
+import { rmsnorm, rmsnormBackward } from './rmsnorm.ts';
+import { rope } from './rope.ts';
+import { swiglu, swigluBackward } from './swiglu.ts';
+import { allocate, dtypeOf, numel, type CpuTensor, type DType, type TypedArray } from '../tensor.ts';
 
 // Implements each op group of backend.ts as it lands; becomes `implements Backend<CpuTensor>` when all have.
 export class CpuBackend implements BackendCore<CpuTensor>, MatmulOps<CpuTensor>, LayerOps<CpuTensor>, LossOps<CpuTensor>, OptimOps<CpuTensor>, SamplingOps<CpuTensor>, AttentionOps<CpuTensor> {

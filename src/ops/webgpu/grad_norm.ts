@@ -1,13 +1,13 @@
 // WebGPU dispatcher of globalNorm (kernels/grad_norm.wgsl): one partial-sum pass per tensor into
 // a small scratch buffer, then one final pass; the norm stays on the GPU (adamw reads it there). A
-// gradient split across buffers (split.gpu.ts) gives one partial-sum pass per buffer: the same
+// gradient split across buffers (webgpu/split.ts) gives one partial-sum pass per buffer: the same
 // squares, summed in another grouping (equal to the whole-tensor norm within f32 rounding).
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { gradNormCheck } from './grad_norm.shape.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { gradNormCheck } from '../grad_norm.shape.ts';
 import { scratch } from './scratch.ts';
-import { chunksOf } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { chunksOf } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const GRAD_NORM = defineKernel({
   file: 'grad_norm.wgsl',

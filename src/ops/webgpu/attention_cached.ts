@@ -2,13 +2,13 @@
 // per-sequence offsets; attentionCached (kernels/attention_cached.wgsl) runs decode (TQ = 1) and
 // chunked prefill against the cache, flash-decoding style: spans of the cache on separate
 // invocations, the query heads of a kv head sharing each k/v row read, then a fixed-order merge.
-import { defineKernel } from '../gpu/kernel.ts';
-import type { GpuContext } from '../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
 import { checkHeadSize } from './attention.ts';
-import { cachedDims, kvWriteDims } from './attention.shape.ts';
+import { cachedDims, kvWriteDims } from '../attention.shape.ts';
 import { rowGrid } from './rowgrid.ts';
 import { scratch } from './scratch.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const KV_WRITE = defineKernel({
   file: 'kv_write.wgsl',

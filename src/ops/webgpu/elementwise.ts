@@ -1,13 +1,13 @@
 // WebGPU dispatchers of add and scale (kernels/elementwise.wgsl, the op chosen by override OP).
 // `out` may alias an input: then the kernel reads that input through `out` (IN_PLACE), since
 // WebGPU forbids binding one buffer read-only and writable in the same dispatch. Tensors split
-// across buffers (split.gpu.ts; same shape, so the same chunk plan) are processed chunk by chunk.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { grid } from './layers.gpu.ts';
-import { sameShape } from './layers.shape.ts';
-import { allocTensor, pairedChunks } from './split.gpu.ts';
-import { expectDtype, expectShape, type GpuTensor } from './tensor.ts';
+// across buffers (webgpu/split.ts; same shape, so the same chunk plan) are processed chunk by chunk.
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { grid } from './layers.ts';
+import { sameShape } from '../layers.shape.ts';
+import { allocTensor, pairedChunks } from './split.ts';
+import { expectDtype, expectShape, type GpuTensor } from '../tensor.ts';
 
 export const ELEMENTWISE = defineKernel({
   file: 'elementwise.wgsl',

@@ -1,13 +1,13 @@
 // WebGPU dispatchers of logprobs (kernels/logprobs_forward.wgsl) and logprobsBackward
 // (kernels/logprobs_backward.wgsl): bindings, uniforms and overrides declared once. Logits split
-// across buffers (split.gpu.ts: row chunks of (N, V)) take one dispatch per chunk, `row0` placing
+// across buffers (webgpu/split.ts: row chunks of (N, V)) take one dispatch per chunk, `row0` placing
 // it in the (N) vectors; rows are independent, so the results are the same bits as whole.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { logprobsBackwardDims, logprobsDims } from './logprobs.shape.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { logprobsBackwardDims, logprobsDims } from '../logprobs.shape.ts';
 import { lanesPerRow, rowGrid } from './rowgrid.ts';
-import { allocLike, rowChunks, wholeBuffer } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { allocLike, rowChunks, wholeBuffer } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const LOGPROBS_FORWARD = defineKernel({
   file: 'logprobs_forward.wgsl',

@@ -1,15 +1,15 @@
 // WebGPU dispatcher of sample: kernels/sample_filter.wgsl (top-k / top-p thresholds, evaluation
 // only) then kernels/sample.wgsl (Philox4x32-10 uniform, inverse CDF). Same tokens as the CPU
-// reference for the same seed and counters. Logits split across buffers (split.gpu.ts: row chunks
+// reference for the same seed and counters. Logits split across buffers (webgpu/split.ts: row chunks
 // of (B, V)) take one dispatch per chunk; `row0` keeps each row's Philox counter (counters[b], b).
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { seedKey } from './reference/philox.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { seedKey } from '../reference/philox.ts';
 import { rowGrid } from './rowgrid.ts';
 import { scratch } from './scratch.ts';
-import { sampleDims, type SampleOptions } from './sample.shape.ts';
-import { rowChunks, wholeBuffer } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { sampleDims, type SampleOptions } from '../sample.shape.ts';
+import { rowChunks, wholeBuffer } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const SAMPLE = defineKernel({
   file: 'sample.wgsl',

@@ -1,13 +1,13 @@
 // WebGPU dispatchers of RMSNorm: forward (rmsnorm_forward.wgsl: lanesPerRow lanes per row), backward
 // dx (rmsnorm_backward.wgsl: likewise) and dw in two deterministic passes
 // (rmsnorm_dw.wgsl: block partials, then col_sum.wgsl += over the blocks).
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
 import { columnBlocks, dispatchColSum, rowsPerBlock } from './col_sum.ts';
-import { grid, newTensor, scratchBuffer } from './layers.gpu.ts';
+import { grid, newTensor, scratchBuffer } from './layers.ts';
 import { lanesPerRow } from './rowgrid.ts';
-import { rmsnormBackwardDims, rmsnormDims } from './layers.shape.ts';
-import type { GpuTensor } from './tensor.ts';
+import { rmsnormBackwardDims, rmsnormDims } from '../layers.shape.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const RMSNORM_FORWARD = defineKernel({
   file: 'rmsnorm_forward.wgsl',

@@ -1,4 +1,4 @@
-// Verification of contributed episodes (src/dist/verify.ts): an honest contributor's group (played with
+// Verification of contributed episodes (src/share/verify.ts): an honest contributor's group (played with
 // real node sandboxes by a small random model whose turns end at varied lengths) passes all four checks
 // and comes back as the learner's own replay; each forgery is caught by the check meant for it, naming
 // it: a claimed reward the tests do not give, an observation the sandbox did not print, a behaviour
@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
-import { playItem } from '../../../src/dist/play.ts';
-import { parseResultMessage, ResultError, taskForWork, type ResultLimits, type ResultMessage, type WorkItem } from '../../../src/dist/protocol.ts';
-import { drawCounters, samplingMiss, verifyResult } from '../../../src/dist/verify.ts';
+import { playItem } from '../../../src/share/play.ts';
+import { parseResultMessage, ResultError, taskForWork, type ResultLimits, type ResultMessage, type WorkItem } from '../../../src/share/protocol.ts';
+import { drawCounters, samplingMiss, verifyResult } from '../../../src/share/verify.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { freezeConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';

@@ -23,8 +23,8 @@
 // Every other op takes whole buffers: its tensors scale with batch × context (activations, KV cache)
 // and the memory planner refuses a run whose largest such buffer exceeds the limit. A split tensor
 // passed to such an op throws (its `buffer` getter) instead of binding part of the data.
-import type { GpuContext } from '../gpu/context.ts';
-import { allocate, numel, shapeStr, type DType, type GpuTensor, type TypedArray } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { allocate, numel, shapeStr, type DType, type GpuTensor, type TypedArray } from '../tensor.ts';
 
 /** One buffer of a split tensor: elements [start, start + length) of the flat tensor. */
 export interface GpuChunk {

@@ -1,10 +1,10 @@
 // WebGPU dispatcher of dapoLoss: kernels/dapo_loss.wgsl (per-token gradient and per-workgroup
 // partial sums) then kernels/dapo_loss_reduce.wgsl (one workgroup: stats, default denom).
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { dapoLossDims, type DapoLossOptions } from './dapo_loss.shape.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { dapoLossDims, type DapoLossOptions } from '../dapo_loss.shape.ts';
 import { scratch } from './scratch.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const DAPO_LOSS = defineKernel({
   file: 'dapo_loss.wgsl',

@@ -1,21 +1,21 @@
 // WebGPU backend: the WGSL kernels behind the Backend interface. Ops record into the context's
 // command encoder and return at once; `read`/`sync` submit and surface errors.
-import type { GpuContext } from '../gpu/context.ts';
-import type { BackendCore, LayerOps, MatmulOps } from './backend.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import type { BackendCore, LayerOps, MatmulOps } from '../backend.ts';
 import { matmul } from './matmul.ts';
-import type { LossOps, OptimOps, SamplingOps } from './backend.ts';
-import type { AttentionOps } from './backend.ts';
+import type { LossOps, OptimOps, SamplingOps } from '../backend.ts';
+import type { AttentionOps } from '../backend.ts';
 import { attention, attentionBackward } from './attention.ts';
 import { attentionCached, kvWrite } from './attention_cached.ts';
 import { adamw } from './adamw.ts';
-import type { AdamwClip, AdamwHyper } from './adamw.shape.ts';
+import type { AdamwClip, AdamwHyper } from '../adamw.shape.ts';
 import { argmax } from './argmax.ts';
 import { dapoLoss } from './dapo_loss.ts';
-import type { DapoLossOptions } from './dapo_loss.shape.ts';
+import type { DapoLossOptions } from '../dapo_loss.shape.ts';
 import { globalNorm } from './grad_norm.ts';
 import { logprobs, logprobsBackward } from './logprobs.ts';
 import { sample } from './sample.ts';
-import type { SampleOptions } from './sample.shape.ts';
+import type { SampleOptions } from '../sample.shape.ts';
 import { colSum } from './col_sum.ts';
 import { add, scale } from './elementwise.ts';
 import { embedding, embeddingBackward } from './embedding.ts';
@@ -23,9 +23,9 @@ import { gatherRows } from './gather_rows.ts';
 import { rmsnorm, rmsnormBackward } from './rmsnorm.ts';
 import { rope } from './rope.ts';
 import { swiglu, swigluBackward } from './swiglu.ts';
-import type { MatmulOptions } from './matmul.shape.ts';
-import { allocTensor, freeTensor, readTensor } from './split.gpu.ts';
-import { dtypeOf, numel, type DType, type GpuTensor, type TypedArray } from './tensor.ts';
+import type { MatmulOptions } from '../matmul.shape.ts';
+import { allocTensor, freeTensor, readTensor } from './split.ts';
+import { dtypeOf, numel, type DType, type GpuTensor, type TypedArray } from '../tensor.ts';
 
 // Implements each op group of backend.ts as it lands; becomes `implements Backend<GpuTensor>` when all have.
 export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTensor>, LayerOps<GpuTensor>, LossOps<GpuTensor>, OptimOps<GpuTensor>, SamplingOps<GpuTensor>, AttentionOps<GpuTensor> {
@@ -37,7 +37,7 @@ export class WebGpuBackend implements BackendCore<GpuTensor>, MatmulOps<GpuTenso
     this.placeholder = ctx.buffer('placeholder', 16);
   }
 
-  // Tensors past the context's binding limit are split into row chunks (split.gpu.ts).
+  // Tensors past the context's binding limit are split into row chunks (webgpu/split.ts).
   fromArray(data: TypedArray, shape: readonly number[], label = 'tensor'): GpuTensor {
     if (data.length !== numel(shape)) throw new Error(`${label}: ${data.length} values do not fill shape (${shape.join(', ')})`);
     return allocTensor(this.ctx, label, shape, dtypeOf(data), data);

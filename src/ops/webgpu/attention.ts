@@ -3,12 +3,12 @@
 // _dkdv, _dq). Memory O(T·HS): no T×T matrix (attention_naive.ts has that, for benchmarks). Each
 // invocation owns 4 whole rows (query rows, or keys for dkdv) across HS; k/v (q/dout) tiles are
 // shared through 8 KiB of workgroup memory.
-import { defineKernel } from '../gpu/kernel.ts';
-import type { GpuContext } from '../gpu/context.ts';
-import { ATTENTION_MAX_HS, attentionBackwardDims, attentionDims, type AttentionDims } from './attention.shape.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { ATTENTION_MAX_HS, attentionBackwardDims, attentionDims, type AttentionDims } from '../attention.shape.ts';
 import { rowGrid } from './rowgrid.ts';
 import { scratch } from './scratch.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 const dimsParams = { T: 'u32', NH: 'u32', NKV: 'u32', scale: 'f32' } as const;
 

@@ -1,16 +1,16 @@
 // WebGPU dispatcher of matmul (kernels/matmul.wgsl): bindings, uniforms and overrides declared once.
-// Operands split across buffers (split.gpu.ts: row chunks) are multiplied block by block: M, N and K
+// Operands split across buffers (webgpu/split.ts: row chunks) are multiplied block by block: M, N and K
 // are cut at every chunk boundary of the operand that runs along them, so each block of a, b, bias
 // and c lies in one buffer and is addressed by element offset and leading dimension. E.g. logits
 // (N, V) = x (N, C) · W (V, C)ᵀ with W in chunks W_j (V_j, C) and the logits in row chunks L_i:
 // L_i[:, V_j columns] = x[rows of L_i] · W_jᵀ; dx (N, C) = dlogits · W sums the K = V blocks
 // dlogits[:, V_j] · W_j in increasing j into dx (`+=` after the first block). Batched (3-D,
 // B > 1) products take whole buffers only.
-import { defineKernel } from '../gpu/kernel.ts';
-import type { GpuContext } from '../gpu/context.ts';
-import { matmulDims, type MatmulOptions } from './matmul.shape.ts';
-import { allocTensor, rowChunks, wholeBuffer, type RowChunk } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { matmulDims, type MatmulOptions } from '../matmul.shape.ts';
+import { allocTensor, rowChunks, wholeBuffer, type RowChunk } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const MATMUL = defineKernel({
   file: 'matmul.wgsl',

@@ -2,7 +2,7 @@
 // Reusing one buffer across calls is safe: dispatches run in recording order, each in its own pass.
 // A buffer that must grow is replaced, never destroyed here: recorded, unsubmitted work may still
 // use it (WebGPU refuses a submit that touches a destroyed buffer); the old one is collected.
-import type { GpuContext } from '../gpu/context.ts';
+import type { GpuContext } from '../../gpu/context.ts';
 
 const buffers = new WeakMap<GpuContext, Map<string, GPUBuffer>>();
 

@@ -1,11 +1,11 @@
 // WebGPU dispatcher of rotary position embedding (kernels/rope.wgsl). The inverse frequencies are
 // computed on the host once per (HS, theta) (ropeInvFreq, shared with the CPU reference) so both
 // backends form bitwise-identical angles.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { constantBuffer, grid, newTensor } from './layers.gpu.ts';
-import { ropeDims, ropeInvFreq } from './layers.shape.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { constantBuffer, grid, newTensor } from './layers.ts';
+import { ropeDims, ropeInvFreq } from '../layers.shape.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const ROPE = defineKernel({
   file: 'rope.wgsl',

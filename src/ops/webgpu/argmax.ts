@@ -1,11 +1,11 @@
 // WebGPU dispatcher of argmax (kernels/argmax.wgsl): greedy ids and their log-probability. Logits
-// split across buffers (split.gpu.ts: row chunks) take one dispatch per chunk.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
+// split across buffers (webgpu/split.ts: row chunks) take one dispatch per chunk.
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
 import { rowGrid } from './rowgrid.ts';
-import { rowsDims } from './sample.shape.ts';
-import { rowChunks } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+import { rowsDims } from '../sample.shape.ts';
+import { rowChunks } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const ARGMAX = defineKernel({
   file: 'argmax.wgsl',

@@ -1,10 +1,10 @@
 // WebGPU dispatcher of colSum (kernels/col_sum.wgsl): deterministic two-pass column sums, also the
 // second pass of RMSNorm's weight gradient. Blocks of ~√R rows give balanced passes.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { MAX_WORKGROUPS_PER_DIM, newTensor, scratchBuffer } from './layers.gpu.ts';
-import { colSumDims } from './layers.shape.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { MAX_WORKGROUPS_PER_DIM, newTensor, scratchBuffer } from './layers.ts';
+import { colSumDims } from '../layers.shape.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const COL_SUM = defineKernel({
   file: 'col_sum.wgsl',

@@ -3,11 +3,11 @@
 // matrix is materialised. Not part of the Backend: the baseline the benchmark compares the tiled
 // kernels with (time and peak memory). The score matrix is returned so the caller frees it (after a
 // read or sync) and can count it.
-import { defineKernel } from '../gpu/kernel.ts';
-import type { GpuContext } from '../gpu/context.ts';
-import { attentionBackwardDims, attentionDims, type AttentionDims } from './attention.shape.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { attentionBackwardDims, attentionDims, type AttentionDims } from '../attention.shape.ts';
 import { rowGrid } from './rowgrid.ts';
-import type { GpuTensor } from './tensor.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 const params = { phase: 'u32', count: 'u32', T: 'u32', NH: 'u32', NKV: 'u32', HS: 'u32', scale: 'f32' } as const;
 

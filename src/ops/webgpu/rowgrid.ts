@@ -2,7 +2,7 @@
 // rmsnorm, sample, argmax): workgroups beyond the per-dimension limit (65535 by default) spill into
 // y, and the kernel recovers its index as wid.y · num_workgroups.x + wid.x (surplus workgroups of
 // the last y-slice return at once). And how many lanes such row kernels give one row.
-import type { GpuContext } from '../gpu/context.ts';
+import type { GpuContext } from '../../gpu/context.ts';
 
 /** (min(rows, max), ceil(rows / max)); `max` defaults to the device's limit (tests pass a small one). */
 export function rowGrid(ctx: GpuContext, rows: number, max?: number): [number, number] {

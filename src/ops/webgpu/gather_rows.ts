@@ -1,12 +1,12 @@
 // WebGPU dispatcher of gatherRows and the embedding forward (kernels/gather_rows.wgsl): both are
 // a row gather. Out-of-range indices give NaN rows on the GPU (the CPU reference throws). A table
-// split across buffers (split.gpu.ts) is gathered with one dispatch per buffer.
-import type { GpuContext } from '../gpu/context.ts';
-import { defineKernel } from '../gpu/kernel.ts';
-import { grid, newTensor } from './layers.gpu.ts';
-import { gatherRowsDims } from './layers.shape.ts';
-import { rowChunks, wholeBuffer } from './split.gpu.ts';
-import type { GpuTensor } from './tensor.ts';
+// split across buffers (webgpu/split.ts) is gathered with one dispatch per buffer.
+import type { GpuContext } from '../../gpu/context.ts';
+import { defineKernel } from '../../gpu/kernel.ts';
+import { grid, newTensor } from './layers.ts';
+import { gatherRowsDims } from '../layers.shape.ts';
+import { rowChunks, wholeBuffer } from './split.ts';
+import type { GpuTensor } from '../tensor.ts';
 
 export const GATHER_ROWS = defineKernel({
   file: 'gather_rows.wgsl',

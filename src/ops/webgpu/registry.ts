@@ -1,5 +1,5 @@
 // Every kernel declaration, for the declaration test and pipeline warm-up.
-import type { KernelDecl } from '../gpu/kernel.ts';
+import type { KernelDecl } from '../../gpu/kernel.ts';
 import { MATMUL } from './matmul.ts';
 import { ADAMW } from './adamw.ts';
 import { ARGMAX } from './argmax.ts';
