@@ -1,7 +1,7 @@
 // The backend a browser run trains on, by the CLI's rule (src/cli/backend.ts): WebGPU on a hardware
 // adapter; the WASM SIMD backend on every core the browser reports where the only adapter is a
 // software fallback (SwiftShader), on which it is many times faster than WGSL for the small presets,
-// or where there is no WebGPU; 'cpu' is the fast JS backend on one thread.
+// or where there is no WebGPU; 'fast-cpu' is the fast JS backend on one thread.
 // Also: the memory budget of that backend (src/rl/fit.ts), and the test-only way to lose the device.
 import type { GpuContext } from '../src/gpu/context.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
@@ -11,7 +11,7 @@ import { FastCpuBackend } from '../src/ops/fast-cpu/backend.ts';
 import { WasmBackend } from '../src/ops/wasm/backend.ts';
 import { spawnWebHelper, webThreads } from '../src/ops/wasm/threads.browser.ts';
 import type { Tensor } from '../src/ops/tensor.ts';
-import { WebGpuBackend } from '../src/ops/webgpu.ts';
+import { WebGpuBackend } from '../src/ops/webgpu/backend.ts';
 import { cpuMemoryBudget, webgpuMemoryBudget, type MemoryBudget } from '../src/rl/fit.ts';
 import type { BackendChoice } from './trainer.api.ts';
 
@@ -43,7 +43,7 @@ function wasmBackend(): Promise<WasmBackend> {
 
 /** Which backend `choice` means here: the GPU context it would use, or why it is a CPU backend. */
 async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<{ ctx: GpuContext } | { cpu: string; kind: 'cpu' | 'wasm' }> {
-  if (choice === 'cpu') return { cpu: '', kind: 'cpu' };
+  if (choice === 'fast-cpu') return { cpu: '', kind: 'cpu' };
   if (choice === 'wasm') return { cpu: '', kind: 'wasm' };
   let ctx: GpuContext;
   try {
@@ -59,7 +59,7 @@ async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>
 
 export async function openBackend(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<OpenedBackend> {
   const r = await resolve(choice, context);
-  if ('cpu' in r && r.kind === 'cpu') return { be: (cpu ??= new FastCpuBackend()) as unknown as Backend<Tensor>, name: 'cpu (JS, one thread)', budget: cpuBudget() };
+  if ('cpu' in r && r.kind === 'cpu') return { be: (cpu ??= new FastCpuBackend()) as unknown as Backend<Tensor>, name: 'fast-cpu (JS, one thread)', budget: cpuBudget() };
   if ('cpu' in r) {
     const be = await wasmBackend();
     return { be: be as unknown as Backend<Tensor>, name: `wasm (${be.threads} thread${be.threads === 1 ? '' : 's'}${r.cpu ? `; ${r.cpu}` : ''})`, budget: cpuBudget() };

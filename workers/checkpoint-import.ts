@@ -9,7 +9,7 @@ import { freezeConfig, parseHfConfig } from '../src/model/config.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
 import { bufferSource, readHeader, type TensorInfo } from '../src/model/safetensors.ts';
 import { validateAgainstConfig } from '../src/model/weights.ts';
-import { flattenConfig, resolveConfig, type ConfigValue } from '../src/rl/config.ts';
+import { flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import type { RunRecord, WebsweDatabase } from '../src/store/idb.browser.ts';
 import type { MetricRecord, TrainerState } from '../src/store/types.ts';
 import { BROWSER_DEFAULTS, type ImportedRun } from './trainer.api.ts';
@@ -138,7 +138,7 @@ export async function importCheckpoint(db: WebsweDatabase, zip: Blob, zipName: s
   else {
     try {
       // The browser's layer goes last: a CLI run's episodes ran in node processes; here they run in the worker sandbox.
-      config = flattenConfig(resolveConfig(info.config as Record<string, ConfigValue>, BROWSER_DEFAULTS));
+      config = flattenConfig(resolveConfig(fromSavedConfig(info.config as Record<string, ConfigValue>), BROWSER_DEFAULTS));
     } catch (e) {
       problems.push(`its run config is refused: ${(e as Error).message}`);
     }

@@ -1,12 +1,12 @@
 // Contributing from this tab (the Contribute view): the trainer worker connects to the shared run's
 // server over its WebSocket listener, plays work items on this tab's backend in the worker sandbox
-// (src/dist/contributor.ts) and reports each item to the page; Stop ends it after the current item (an
+// (src/share/contributor.ts) and reports each item to the page; Stop ends it after the current item (an
 // unfinished item's lease runs out and it goes to another contributor; nothing is lost).
 import { wsconnect } from '@nats-io/nats-core';
-import { RunBus } from '../src/dist/bus.ts';
-import { contribute } from '../src/dist/contributor.ts';
-import { checkToken } from '../src/dist/protocol.ts';
-import { inboxPrefix } from '../src/dist/server-config.ts';
+import { RunBus } from '../src/share/bus.ts';
+import { contribute } from '../src/share/contributor.ts';
+import { checkToken } from '../src/share/protocol.ts';
+import { inboxPrefix } from '../src/share/server-config.ts';
 import type { OpenedBackend } from './backend.ts';
 import type { BackendChoice, ContributeApi } from './trainer.api.ts';
 

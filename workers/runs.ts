@@ -11,15 +11,15 @@
 import type { Trajectory } from '../src/agent/trajectory.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
-import { ConfigError, flattenConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
+import { ConfigError, flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
 import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import { train, type PhaseRow } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
 import { wsconnect } from '@nats-io/nats-core';
-import { RunBus } from '../src/dist/bus.ts';
-import { SharedRollouts } from '../src/dist/learner.ts';
+import { RunBus } from '../src/share/bus.ts';
+import { SharedRollouts } from '../src/share/learner.ts';
 import { deleteRun, getRunRecord, IdbRunStore, listRunRecords, openWebsweDb, updateRunRecord, type RunRecord, type RunStatus, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import { fencedStore, isQuotaError, lostStop, quotaStop } from './run-halts.ts';
 import { PageSandboxes } from './page-sandboxes.ts';
@@ -76,7 +76,7 @@ async function openShare(store: IdbRunStore, cfg: RunConfig, log: (m: string) =>
     throw new Error(`cannot share the run: the server at ${share.server} ${/auth/i.test((e as Error).message) ? `refused user "${share.user}"` : 'cannot be reached'} (${(e as Error).message})`);
   }
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
-    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
     leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
   });
   log(`sharing this run as "${run}" on ${share.server}: contributors open #/contribute?server=${encodeURIComponent(share.server)}&run=${run}&user=…&pass=… (each with its own contributor user)`);
@@ -307,7 +307,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       const store = await IdbRunStore.open(db, name);
       const saved = await store.readJson<Record<string, ConfigValue>>('config.json');
       if (!saved) throw new Error(`run "${name}" has no config.json: it cannot be resumed`);
-      const cfg = resolveConfig(saved);
+      const cfg = resolveConfig(fromSavedConfig(saved));
       // The choice it last started with, unless told otherwise (then that becomes the one to resume with).
       const runJson = await store.readJson<{ backend?: BackendChoice }>('run.json');
       const choice = backend ?? runJson?.backend ?? 'auto';

@@ -12,7 +12,7 @@ import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
-import type { ContributeSummary, ContributorEvent } from '../src/dist/contributor.ts';
+import type { ContributeSummary, ContributorEvent } from '../src/share/contributor.ts';
 import type { FileMap, Sandbox, SandboxOptions } from '../src/sandbox/types.ts';
 
 export type { RunStatus };
@@ -47,7 +47,7 @@ export interface RunSummary extends RunRecord {
  *  worker sandbox (node processes exist only under the CLI). */
 export const BROWSER_DEFAULTS: Readonly<Record<string, ConfigValue>> = Object.freeze({ 'agent.sandbox': 'worker' });
 
-export type BackendChoice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
+export type BackendChoice = 'auto' | 'webgpu' | 'wasm' | 'fast-cpu';
 
 /** A run's duration on this device, measured and priced (workers/estimate.ts). */
 export interface DeviceEstimate extends RunEstimate {
@@ -66,7 +66,7 @@ export interface StartRunRequest {
   preset: string;
   /** Flat config overrides (FIELDS paths), applied over the preset and the browser defaults. */
   overrides: Record<string, ConfigValue>;
-  /** auto: WebGPU on a hardware adapter, the WASM CPU backend (every core) on a software fallback or none; wasm; cpu: JS on one thread. */
+  /** auto: WebGPU on a hardware adapter, the WASM CPU backend (every core) on a software fallback or none; wasm; fast-cpu: JS on one thread. */
   backend?: BackendChoice;
   /** The page's navigator.storage.persist() answer when it started the run (workers cannot ask; null: no
    *  answer yet, the browser is asking the user); kept in run.json. */

@@ -4,7 +4,7 @@ import * as Comlink from 'comlink';
 import { browserContext } from '../src/gpu/adapter.browser.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { limitsRecord } from '../src/gpu/device.ts';
-import { WebGpuBackend } from '../src/ops/webgpu.ts';
+import { WebGpuBackend } from '../src/ops/webgpu/backend.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
 import { destroyDeviceForTest, memoryBudget, openBackend } from './backend.ts';
 import { contributeApi } from './contribute.ts';

@@ -45,8 +45,6 @@ export interface EpisodeOptions {
   editCommand?: EditCommandKind;
   /** How run_tests reports (tools.ts; default full). */
   testReport?: TestReport;
-  /** agent.subHints: a failed sub lists the file's once-occurring operators and numbers. */
-  subHints?: boolean;
   /** agent.viewHints: a view of a whole file ends with its once-occurring operators and numbers. */
   viewHints?: boolean;
   /** agent.triedHints: an undo and a taken-back sub list the once-occurring operators and numbers no sub has named yet. */
@@ -267,7 +265,7 @@ async function step(ep: Live, out: TurnOutput, policyMs: number, opts: EpisodeOp
     const t0 = performance.now();
     const limit = abandonAfterMs(opts.commandTimeoutMs);
     const abandoned = (): ToolResult => ({ observation: `[the command did not finish within ${limit} ms and was abandoned]`, status: 'timeout', exitCode: null });
-    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.subHints ? { subHints: true } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.triedOnRefusal ? { triedOnRefusal: true } : {}), ...(opts.retryFixes ? { retryFixes: true } : {}), ...(opts.subTests ? { subTests: true } : {}) };
+    const ctx = { sandbox: ep.sb!, testFiles: ep.spec.task.test_files, timeoutMs: opts.commandTimeoutMs, open: ep.open, history: ep.history, ...(opts.testReport ? { report: opts.testReport } : {}), ...(opts.viewHints ? { viewHints: true } : {}), ...(opts.triedHints ? { triedHints: true, tried: ep.tried } : {}), ...(opts.triedOnRefusal ? { triedOnRefusal: true } : {}), ...(opts.retryFixes ? { retryFixes: true } : {}), ...(opts.subTests ? { subTests: true } : {}) };
     const r = await withTimeout(runTool(ctx, parsed.command), limit, abandoned);
     opts.timeline?.add('sandbox', t0, performance.now());
     turn.timing.exec_ms = Math.round(performance.now() - t0);
@@ -311,7 +309,7 @@ async function finish(ep: Live, policy: Policy, create: SandboxFactory, opts: Ep
   opts.timeline?.add('sandbox', t0, t0 + rewardMs);
   // R = 1 only for a submitted episode whose tests all pass: one ended by a limit (or an error, or a replay
   // that ran out) gets R = 0 plus the penalty (docs/dapo.md), though its tests are still run and recorded.
-  const reward = episodeReward(ep.end === 'submitted' && tests.failed.length === 0, ep.turns.length, ep.action, { maxTurns: opts.maxTurns, ...opts.reward });
+  const reward = episodeReward(ep.end === 'submitted' && tests.failed.length === 0, ep.turns.length, { maxTurns: opts.maxTurns, ...opts.reward });
   const t: Trajectory = {
     format: 'webswe-trajectory',
     version: 1,

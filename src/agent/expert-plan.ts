@@ -297,56 +297,29 @@ export function wrongEdit(before: string, after: string, change: Change, rng: Rn
   return { text: lines.join('\n') + (before.endsWith('\n') ? '\n' : ''), line: s.line, from: s.from, to: s.to };
 }
 
-/** Up to `n` distinct guesses for the buggy file `before`: the text of another plausible one-token
- *  change (a mutation of the kinds level-0 tasks are made of: comparison, boundary, arithmetic, logical,
- *  negated condition, literal ± 1), none of them the fix `after`, in a seeded order. A model that cannot yet tell where
- *  the bug is learns from these to try, test and undo. */
-export function guessEdits(path: string, before: string, after: string, n: number, rng: Rng): WrongEdit[] {
-  if (n <= 0) return [];
-  let mutants;
-  try {
-    mutants = enumerateMutants(path, before);
-  } catch {
-    return []; // not JavaScript that parses: nothing to guess
-  }
-  const out: WrongEdit[] = [];
-  const kinds = new Set<string>(LEVEL0_OPERATORS);
-  for (const m of rng.shuffle(mutants.filter((x) => kinds.has(x.operator)))) {
-    if (out.length >= n) break;
-    const text = before.slice(0, m.start) + m.mutated + before.slice(m.end);
-    if (text !== after) out.push({ text, line: m.line - 1, from: m.original, to: m.mutated });
-  }
-  return out;
-}
-
-/** Guess and check in a listed order (bc.expertGuessOrder): list, from the list's first; last, from its end. */
-export type ListOrder = 'list' | 'last';
-
 /**
- * The candidates to try before the fix's, in the order guessed: `listed` (once-occurring operators and
- * numbers, file order, as agent.viewHints lists them) before `fixOld` first to last (list), or after it last
- * to first (last). Empty when `fixOld` is not listed. The next guess is then always the list's first or last
- * candidate not yet tried: one answer for the context, not a choice among candidates (docs/learning.md,
- * findings 27 and 29).
+ * The candidates to try before the fix's, in the order guessed: those `listed` (once-occurring operators and numbers,
+ * file order, as agent.viewHints lists them) after `fixOld`, from the list's end. Empty when `fixOld` is not listed.
+ * The next guess is then always the list's last candidate not yet tried: one answer for the context, a few tokens
+ * before the action, not a choice among candidates (docs/learning.md, findings 27 and 29).
  */
-export function guessQueue(listed: readonly string[], fixOld: string, order: ListOrder): string[] {
+export function guessQueue(listed: readonly string[], fixOld: string): string[] {
   const at = listed.indexOf(fixOld);
-  if (at < 0) return [];
-  return order === 'list' ? listed.slice(0, at) : listed.slice(at + 1).reverse();
+  return at < 0 ? [] : listed.slice(at + 1).reverse();
 }
 
 /**
- * The scripted expert's guesses in a listed order (guessQueue over the file's onceTokens), each changed to a
+ * The scripted expert's guesses from the list's end (guessQueue over the file's onceTokens), each changed to a
  * same-kind replacement, at most `n` (a candidate without one is skipped). None when the fix is not a
  * one-token sub of a listed candidate. `retry` (agent.retryFixes): each of the `n` candidates is changed to
  * every fix of it in fixesFor's order, and the fix's own token to those of its fixes before the right one (as
  * a search that cannot see the bug plays it: the replacement is a fixed order, not a coin it cannot call).
  */
-export function orderedGuesses(before: string, after: string, n: number, rng: Rng, order: ListOrder = 'list', retry = false): WrongEdit[] {
+export function orderedGuesses(before: string, after: string, n: number, rng: Rng, retry = false): WrongEdit[] {
   const fix = subBetween(before, after);
   const listed = onceTokens(before);
   if (n <= 0 || !fix || !listed.includes(fix.old)) return [];
-  const queue = guessQueue(listed, fix.old, order).slice(0, n);
+  const queue = guessQueue(listed, fix.old).slice(0, n);
   const pairs: [string, string | undefined][] = retry
     ? [...queue.flatMap((from) => fixesFor(from).map((to): [string, string] => [from, to])), ...fixesBefore(fix.old, fix.new).map((to): [string, string] => [fix.old, to])]
     : queue.map((from) => [from, replacementFor(from, rng)]);

@@ -14,7 +14,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, guessEdits, orderedGuesses, wrongEdit, type FilePlan, type ListOrder } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, orderedGuesses, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { takenBack, testsPassed } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
@@ -117,7 +117,7 @@ const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm
 const WHOLE_FILE_LINES = 60;
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, guessOrder: GuessOrder = 'random', retryFixes = false): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, retryFixes = false): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
@@ -184,9 +184,8 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       if (guesses > 0 && g === 0) {
         const grng = new Rng(rng.int(2 ** 31));
         const fixed = applyChanges(fp.before, fp.after, group);
-        // random: 0 to N changes of any kind, uniform; list: every candidate before the bug's, in order;
-        // last: every candidate after the bug's, from the list's end.
-        const tries = guessOrder === 'random' ? guessEdits(fp.path, current, fixed, grng.int(guesses + 1), grng) : orderedGuesses(current, fixed, guesses, grng, guessOrder, retryFixes);
+        // Every listed candidate after the bug's, from the list's end (at most `guesses`).
+        const tries = orderedGuesses(current, fixed, guesses, grng, retryFixes);
         for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
@@ -269,16 +268,12 @@ export interface ExpertOptions {
   style?: ExpertStyle;
   /** The edit command it uses (agent.editCommand; default replace). */
   editCommand?: EditCommandKind;
-  /** At most this many other one-token changes tried (tested, undone) before the fix; 0 to N, uniform. */
+  /** At most this many of the listed candidates after the bug's tried (tested, undone) before the fix, from the
+   *  list's end (guessQueue). */
   guesses?: number;
-  /** Which: random (any one-token change), list or last (the once-occurring candidates before the bug's in
-   *  file order, or after it from the list's end: guessQueue). */
-  guessOrder?: GuessOrder;
-  /** agent.retryFixes: a list-order guess tries each fix of a candidate in turn (orderedGuesses' retry). */
+  /** agent.retryFixes: a guess tries each fix of a candidate in turn (orderedGuesses' retry). */
   retryFixes?: boolean;
 }
-
-export type GuessOrder = 'random' | ListOrder;
 
 export class ExpertPolicy implements Policy {
   readonly name: string;
@@ -287,7 +282,6 @@ export class ExpertPolicy implements Policy {
   readonly style: ExpertStyle;
   readonly editCommand: EditCommandKind;
   readonly guesses: number;
-  readonly guessOrder: GuessOrder;
   readonly retryFixes: boolean;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
@@ -297,10 +291,9 @@ export class ExpertPolicy implements Policy {
     this.style = opts.style ?? 'full';
     this.editCommand = opts.editCommand ?? 'replace';
     this.guesses = opts.guesses ?? 0;
-    this.guessOrder = opts.guessOrder ?? 'random';
     this.retryFixes = opts.retryFixes === true;
     if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses}${this.guessOrder === 'list' ? ' in list order' : this.guessOrder === 'last' ? " from the list's end" : ''}${this.retryFixes ? ', every fix' : ''}` : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses} from the list's end${this.retryFixes ? ', every fix' : ''}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -308,7 +301,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.guessOrder, this.retryFixes);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.retryFixes);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

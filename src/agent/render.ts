@@ -175,7 +175,7 @@ export class EpisodeTokens implements TokenArrays {
     return this.push('observation', turn, ids, ids.map(() => 0), ids.map(() => null));
   }
 
-  /** Tokens of the assistant turns (the action tokens DAPO's overlong shaping counts). */
+  /** Tokens of the assistant turns (the action tokens). */
   actionTokens(): number {
     return this.segments.filter((s) => s.kind === 'assistant').reduce((n, s) => n + s.end - s.start, 0);
   }

@@ -24,8 +24,6 @@ export interface ToolContext {
   open?: { path?: string };
   /** How run_tests reports (default full). */
   report?: TestReport;
-  /** A failed sub lists the file's once-occurring operators and numbers (agent.subHints). */
-  subHints?: boolean;
   /** A view of a whole file ends with its once-occurring operators and numbers (agent.viewHints). */
   viewHints?: boolean;
   /** An undo's observation ends with the file's once-occurring operators and numbers that no sub has named
@@ -253,16 +251,9 @@ function untriedLine(ctx: ToolContext, text: string): string {
   return left.length ? `\nnot yet tried: ${left.join(' ')}` : '';
 }
 
-/** A refused sub's hint. agent.triedOnRefusal: the candidates not yet tried, as an undo and a taken-back sub end
- *  under agent.triedHints, so the guess after a refusal has its list a few tokens before it too (without it,
- *  E56's base made 2,409 of its 4,598 subs straight after a refusal, with nothing to copy, and 2,609 subs were
- *  refused). Otherwise agent.subHints: every candidate a one-token sub can name. */
-const hint = (ctx: ToolContext, text: string): string => {
-  if (ctx.triedOnRefusal && ctx.triedHints && ctx.tried) return untriedLine(ctx, text);
-  if (!ctx.subHints) return '';
-  const once = onceTokens(text);
-  return once.length ? `\noperators and numbers that occur once: ${once.join(' ')}` : '';
-};
+/** A refused sub's hint (agent.triedOnRefusal): the candidates not yet tried, as an undo and a taken-back sub end under
+ *  agent.triedHints, so the guess after a refusal has its list a few tokens before it too. */
+const hint = (ctx: ToolContext, text: string): string => (ctx.triedOnRefusal && ctx.triedHints && ctx.tried ? untriedLine(ctx, text) : '');
 
 async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'sub')));

@@ -134,7 +134,6 @@ export function renderTrajectory(t: Trajectory, opts: { system?: boolean } = {})
   }
   const r = t.reward;
   const parts = [`tests ${r.tests}`, `length penalty ${+r.length_penalty.toFixed(4)}`];
-  if (r.overlong_penalty) parts.push(`overlong penalty ${+r.overlong_penalty.toFixed(4)}`);
   out.push(
     `═══ ${t.end_reason} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''} · reward ${+r.total.toFixed(4)} (${parts.join(', ')}) ═══`,
     t.tests.graded === false ? 'tests: not run (the episode did not submit)' : `tests: ${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.failed.length ? `; failing: ${t.tests.failed.join('; ')}` : ''}${t.tests.timed_out ? ' (the run hit its time limit)' : ''}${t.tests.problems ? `; the report was not trusted: ${t.tests.problems.join('; ')}` : ''}`,

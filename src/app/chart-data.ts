@@ -40,7 +40,7 @@ export const CHARTS: readonly ChartSpec[] = [
 ];
 
 /** The phase family of a row: base, rft, dapo (an evaluation belongs to the phase it evaluates). */
-export const family = (phase: string) => phase.replace(/^eval-/, '').replace(/^dapo2$/, 'dapo');
+export const family = (phase: string) => phase.replace(/^eval-/, '');
 
 /** The row the base phase logs for the scripted expert's episodes. */
 export const isExpertRow = (r: MetricRecord) => r.phase === 'base' && r.step === -1;

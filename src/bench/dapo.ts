@@ -22,7 +22,6 @@ import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
-import { Curriculum } from '../rl/curriculum.ts';
 import { rolloutTiming } from '../rl/collect.ts';
 import { phaseContext } from '../rl/session.ts';
 import { dapoIteration, dapoRound, newOptimizer, type PhaseContext, type Progress } from '../rl/phases.ts';
@@ -139,7 +138,7 @@ export async function benchDapo(o: DapoBenchOptions): Promise<{ result: DapoBenc
   const { cfg, ctx, pool, played, dispose } = await setUp(o);
   const preset = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
   const opt = newOptimizer(ctx);
-  const row = await dapoIteration(ctx, opt, { iteration: 0, optimizerStep: 0, curriculum: new Curriculum() }, 1);
+  const row = await dapoIteration(ctx, opt, { iteration: 0, optimizerStep: 0 });
   if (!row) throw new Error('the DAPO iteration was stopped'); // the bench never asks it to stop
   for (const t of [...opt.grads.values(), ...opt.m.values(), ...opt.v.values()]) o.be.free(t);
   dispose();

@@ -13,12 +13,12 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Trajectory } from '../agent/trajectory.ts';
-import { RunBus } from '../dist/bus.ts';
-import { SharedRollouts, workItemOf } from '../dist/learner.ts';
-import { startLocalServer } from '../dist/local-server.node.ts';
-import { playItem } from '../dist/play.ts';
-import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../dist/protocol.ts';
-import { inboxPrefix } from '../dist/server-config.ts';
+import { RunBus } from '../share/bus.ts';
+import { SharedRollouts, workItemOf } from '../share/learner.ts';
+import { startLocalServer } from '../share/local-server.node.ts';
+import { playItem } from '../share/play.ts';
+import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
+import { inboxPrefix } from '../share/server-config.ts';
 import { stopIdsFor } from '../agent/render.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { trainBpe } from '../model/bpe.ts';
@@ -86,7 +86,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const model = new Transformer(be, config, uploadParams(be, config, initParams(config, o.seed)));
     const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
     const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
-    const limits = { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 };
+    const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
     const learnerNc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     conns.push(learnerNc);
     const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120 });

@@ -2,7 +2,7 @@
 // achieved rate) and, for matmul and attention, the peer (TF.js WebGPU) measured in the same run
 // on the same adapter, and the speed-up peer ms / our ms (> 1: we are faster).
 import type { GpuContext } from '../gpu/context.ts';
-import { WebGpuBackend } from '../ops/webgpu.ts';
+import { WebGpuBackend } from '../ops/webgpu/backend.ts';
 import { Rng } from '../random.ts';
 import { gflops, measure } from './measure.ts';
 import { benchOps } from './ops.ts';

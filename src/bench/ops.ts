@@ -2,9 +2,9 @@
 // GB/s with napkin math, and for attention forward+backward the tiled kernels beside our naive
 // (T×T materialised) version — time and peak memory — and an attention composed of TF.js ops.
 import type { GpuContext } from '../gpu/context.ts';
-import { naiveAttention, naiveAttentionBackward } from '../ops/attention_naive.ts';
+import { naiveAttention, naiveAttentionBackward } from '../ops/webgpu/attention_naive.ts';
 import type { GpuTensor } from '../ops/tensor.ts';
-import { WebGpuBackend } from '../ops/webgpu.ts';
+import { WebGpuBackend } from '../ops/webgpu/backend.ts';
 import { Rng } from '../random.ts';
 import type { BenchResult, KernelBenchOptions, ShapeSet } from './types.ts';
 import { gbps, gflops, measure } from './measure.ts';

@@ -1,19 +1,25 @@
-// Backend choice for CLI commands: `--backend auto|webgpu|wasm|cpu` (and `--threads N` for wasm).
+// Backend choice for CLI commands: `--backend auto|webgpu|wasm|fast-cpu` (and `--threads N` for wasm).
 // auto takes WebGPU when Dawn offers a hardware adapter, and the WASM SIMD backend on every core
 // otherwise — also when the only adapter is a software fallback (SwiftShader), where `webswe bench
 // train --backend webgpu,wasm` measures WGSL many times slower. 'wasm' is WasmBackend (SIMD kernels
-// on a thread pool; src/ops/wasm/); 'cpu' is FastCpuBackend (blocked JS on one thread, sums in
-// f64; src/ops/fast-cpu/). `autoChoice` is the one rule; `webswe gpu` prints what it decides.
+// on a thread pool; src/ops/wasm/); 'fast-cpu' is FastCpuBackend (blocked JS on one thread, sums in
+// f64; src/ops/fast-cpu/). The same names in `bench`, beside 'reference' (the tests' oracle). `autoChoice` is
+// the one rule; `webswe gpu` prints what it decides.
 import { nodeContext, probeNodeAdapter } from '../gpu/adapter.node.ts';
 import type { Backend } from '../ops/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
-import { WebGpuBackend } from '../ops/webgpu.ts';
+import { WebGpuBackend } from '../ops/webgpu/backend.ts';
 import { UserError } from './output.ts';
 
-export type BackendChoice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
-export const BACKEND_CHOICES = 'auto, webgpu, wasm (WebAssembly SIMD on every core) or cpu (JS, one thread)';
+export type BackendChoice = 'auto' | 'webgpu' | 'wasm' | 'fast-cpu';
+export const BACKEND_CHOICES = 'auto, webgpu, wasm (WebAssembly SIMD on every core) or fast-cpu (JS, one thread)';
+
+/** The backends' earlier spelling: refused in one line that names the name now. */
+export function refuseOldBackendName(choice: string, flag = '--backend'): void {
+  if (choice === 'cpu') throw new UserError(`${flag} cpu is now called fast-cpu (the blocked JS backend; the plain references are 'reference' in bench)`);
+}
 
 /** What `--backend auto` runs on, given what Dawn offers, and why (one line for a person). */
 export function autoChoice(adapter: GPUAdapter | null, reason?: string): { backend: 'webgpu' | 'wasm'; why: string } {
@@ -34,11 +40,12 @@ export function parseThreads(text: string | undefined): number {
 }
 
 export async function openBackend(choice: string, threadsText?: string): Promise<{ be: Backend<Tensor>; name: string }> {
-  if (!['auto', 'webgpu', 'wasm', 'cpu'].includes(choice)) throw new UserError(`--backend must be ${BACKEND_CHOICES}, got "${choice}"`);
+  refuseOldBackendName(choice);
+  if (!['auto', 'webgpu', 'wasm', 'fast-cpu'].includes(choice)) throw new UserError(`--backend must be ${BACKEND_CHOICES}, got "${choice}"`);
   const threads = parseThreads(threadsText);
   if (threadsText !== undefined && choice !== 'wasm' && choice !== 'auto') throw new UserError(`--threads applies to the wasm backend (and auto, when it picks wasm), not ${choice}`);
   const wasm = async () => ({ be: (await wasmBackendNode(threads)) as unknown as Backend<Tensor>, name: `wasm (${threads} thread${threads === 1 ? '' : 's'})` });
-  if (choice === 'cpu') return { be: new FastCpuBackend() as Backend<Tensor>, name: 'cpu' };
+  if (choice === 'fast-cpu') return { be: new FastCpuBackend() as Backend<Tensor>, name: 'fast-cpu' };
   if (choice === 'wasm') return wasm();
   const probe = await probeNodeAdapter();
   if (!probe.adapter && choice === 'webgpu') throw new UserError(`no WebGPU adapter: ${probe.reason}`);

@@ -7,9 +7,9 @@ import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../bench/model.ts';
 import { MODEL_PRESETS, type ModelPreset } from '../model/presets.ts';
-import { CpuBackend } from '../ops/cpu.ts';
+import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
-import { WebGpuBackend } from '../ops/webgpu.ts';
+import { WebGpuBackend } from '../ops/webgpu/backend.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
@@ -17,7 +17,7 @@ import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
-import { openBackend } from './backend.ts';
+import { openBackend, refuseOldBackendName } from './backend.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { benchCpuOps, measureCpuPeak, type CpuOpResult, type CpuPeak } from '../bench/cpu-roofline.ts';
 import { readTaskFile } from './task-file.ts';
@@ -91,13 +91,14 @@ export function registerBench(program: Command): void {
     );
 }
 
-const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'cpu'];
+const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'reference'];
 
-/** `--backend`: a comma list of webgpu, wasm, fast-cpu and cpu (the JS references), or both (all of them). */
+/** `--backend`: a comma list of webgpu, wasm, fast-cpu and reference (the JS references), or both (all of them). */
 async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
   const names = which === 'both' ? MODEL_BACKENDS : which.split(',').map((w) => w.trim());
+  for (const n of names) refuseOldBackendName(n);
   const bad = names.find((n) => !MODEL_BACKENDS.includes(n));
-  if (bad !== undefined || !names.length) throw new UserError(`--backend must be a comma list of webgpu, wasm, fast-cpu and cpu, or both (all of them), got "${which}"`);
+  if (bad !== undefined || !names.length) throw new UserError(`--backend must be a comma list of webgpu, wasm, fast-cpu and reference, or both (all of them), got "${which}"`);
   const out: ModelBenchBackend[] = [];
   for (const name of MODEL_BACKENDS.filter((n) => names.includes(n))) {
     if (name === 'webgpu') {
@@ -117,7 +118,7 @@ async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
       out.push({ name: `wasm (SIMD, ${threads} thread${threads === 1 ? '' : 's'})`, be: (await wasmBackendNode(threads)) as unknown as Backend<Tensor> });
     }
     if (name === 'fast-cpu') out.push({ name: FAST_CPU, be: new FastCpuBackend() as unknown as Backend<Tensor> });
-    if (name === 'cpu') out.push({ name: 'cpu (JS references)', be: new CpuBackend() as unknown as Backend<Tensor> });
+    if (name === 'reference') out.push({ name: 'reference (plain JS)', be: new CpuBackend() as unknown as Backend<Tensor> });
   }
   return out;
 }
@@ -183,7 +184,7 @@ export function registerModelBench(bench: Command): void {
     .command('generate')
     .description('prefill and decode tokens/s for G sequences at a preset, with memory')
     .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny)', 'micro')
-    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them)', 'both')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
     .option('--decode <n>', 'decode steps', '32')
@@ -208,7 +209,7 @@ export function registerModelBench(bench: Command): void {
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
     .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny; --dapo: one of them)', 'micro')
-    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, cpu (the JS references), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
     .option('--steps <n>', 'timed steps', '2')

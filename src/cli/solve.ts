@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { runEpisode, type EpisodeOptions } from '../agent/episode.ts';
 import { episodeOptions } from '../rl/episode-options.ts';
-import { ExpertPolicy, type ExpertStyle, type GuessOrder } from '../agent/expert.ts';
+import { ExpertPolicy, type ExpertStyle } from '../agent/expert.ts';
 import { toAtif, toSftLine } from '../agent/export.ts';
 import { parsePolicySpec, type Policy } from '../agent/policy.ts';
 import { chatFormatFor } from '../agent/render.ts';
@@ -118,11 +118,10 @@ async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: Solve
     const noise = Number(flags.noise ?? 0);
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
     const guesses = flags.guesses === undefined ? 0 : int('--guesses', flags.guesses, 0);
-    // The guesses' order as training plays them: --set bc.expertGuessOrder=list|last (default random).
-    // and whether a candidate is tried with each of its fixes: --set agent.retryFixes=true.
+    // Guesses from the list's end, as training plays them, each candidate with each of its fixes with
+    // --set agent.retryFixes=true.
     const cfg = resolveConfig(overrides(flags));
-    const guessOrder = cfg.bc.expertGuessOrder as GuessOrder;
-    return new ExpertPolicy({ noise, guesses, guessOrder, retryFixes: cfg.agent.retryFixes, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
+    return new ExpertPolicy({ noise, guesses, retryFixes: cfg.agent.retryFixes, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
   if (spec.kind === 'model') throw new Error('a model policy is opened by modelPolicy before the episode options');
   let text: string;

@@ -8,7 +8,7 @@ import cliProgress from 'cli-progress';
 import { openPolicyModel, phaseContext, runSandbox } from '../rl/session.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
-import { ConfigError, FIELDS, flattenConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
+import { ConfigError, FIELDS, flattenConfig, fromSavedConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { phaseGains } from '../rl/gains.ts';
@@ -17,8 +17,8 @@ import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
-import { RunBus } from '../dist/bus.ts';
-import { SharedRollouts } from '../dist/learner.ts';
+import { RunBus } from '../share/bus.ts';
+import { SharedRollouts } from '../share/learner.ts';
 import { connectServer } from './share.ts';
 import { UserError, printJson, runCommand } from './output.ts';
 
@@ -110,7 +110,7 @@ export async function evalBase(modelDir: string): Promise<Record<string, ConfigV
       const flat = JSON.parse(await readFile(runConfig, 'utf8')) as Record<string, ConfigValue>;
       if (typeof flat['agent.maxTurns'] === 'number') {
         // How episodes ran and which tasks the run chose (its tier and selection rule), not its task files.
-        return Object.fromEntries(Object.entries(flat).filter(([k]) => /^(agent|reward|eval)\.|^tasks\.(difficulty|select)$/.test(k)));
+        return Object.fromEntries(Object.entries(fromSavedConfig(flat)).filter(([k]) => /^(agent|reward|eval)\.|^tasks\.(difficulty|select)$/.test(k)));
       }
     } catch {
       // not a run's config: fall through
@@ -127,7 +127,7 @@ async function openShare(url: string, runText: string, cfg: RunConfig): Promise<
   const run = runText.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
   const { nc } = await connectServer(url, 'learner');
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
-    limits: { maxResultBytes: cfg.dist.maxResultBytes, maxOffPolicy: cfg.dist.maxOffPolicy, logprobTolerance: cfg.dist.logprobTolerance },
+    limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
     leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
   });
   process.stderr.write(`webswe: sharing run "${run}": contributors join with  webswe contribute --server nats://USER:PASSWORD@HOST:PORT --run ${run}\n`);
@@ -158,7 +158,7 @@ export function registerTrain(program: Command): void {
             dir = o.resume;
             const saved = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8').catch(() => { throw new UserError(`${dir} has no config.json: not a webswe run folder`); })) as Record<string, never>;
             if (o.set?.length || o.seed) throw new UserError('--resume continues a run with its own config; --set and --seed cannot change it');
-            cfg = resolveConfig(saved);
+            cfg = resolveConfig(fromSavedConfig(saved));
           } else {
             const preset = RUN_PRESETS[o.preset];
             if (!preset) throw new UserError(`--preset must be one of ${Object.keys(RUN_PRESETS).join(', ')}, got "${o.preset}"`);

@@ -7,7 +7,7 @@
 import { GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError, KernelCompileError } from './errors.ts';
 import { kernelSource } from './kernels.ts';
 import { overrideConstants, packParams, paramsByteSize, type KernelDecl } from './kernel.ts';
-import { sizeClass } from '../ops/size-class.ts';
+import { sizeClass } from './size-class.ts';
 
 export interface AdapterSummary {
   vendor: string;
@@ -29,7 +29,7 @@ export interface DispatchArgs<P extends string, O extends string> {
 
 export interface GpuContextOptions {
   /** Bytes one storage binding may hold, lowered below the device's limit (tests use a few KiB so
-   *  that tensors are split; see src/ops/split.gpu.ts). Clamped to maxStorageBufferBindingSize and
+   *  that tensors are split; see src/ops/webgpu/split.ts). Clamped to maxStorageBufferBindingSize and
    *  maxBufferSize; at least 256 (a binding must hold a few rows). */
   bindingLimit?: number;
   /** Bytes the pool of released buffers may always hold (default 256 MiB); it may hold up to the

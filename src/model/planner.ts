@@ -2,7 +2,7 @@
 // and the KV cache, from the config, batch and context; and the up-front refusal of a run that does
 // not fit, with the numbers and what to lower. Everything is f32 (4 bytes), as on the op surface.
 // Buffers: the WebGPU ops split a tensor larger than one storage binding into row chunks
-// (src/ops/split.gpu.ts): weights, gradients, AdamW state and logits never need one large buffer,
+// (src/ops/webgpu/split.ts): weights, gradients, AdamW state and logits never need one large buffer,
 // only one row (e.g. V floats of a logits row) per chunk. Activations and the KV cache are bound
 // whole: the largest of them must fit one binding (they shrink with batch and context).
 import { paramCount, type ModelConfig } from './config.ts';

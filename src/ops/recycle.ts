@@ -14,7 +14,7 @@
 //
 // WEBSWE_RECYCLE (Node's environment): `off` never recycles; `poison` fills each array given back with NaN,
 // so that a holder reading it after its free shows (the use-after-free test, test/unit/ops/recycle.test.ts).
-import { sizeClass } from './size-class.ts';
+import { sizeClass } from '../gpu/size-class.ts';
 
 const POOL_BYTES = 256 * 2 ** 20;
 export type RecycleMode = 'on' | 'off' | 'poison';

@@ -2,7 +2,7 @@
 // compare. Used by the browser worker (proves WebGPU works in this tab) and by tests.
 import type { BackendCore, MatmulOps } from './backend.ts';
 import { compareArrays } from './compare.ts';
-import { CpuBackend } from './cpu.ts';
+import { CpuBackend } from './reference/backend.ts';
 import type { MatmulOptions } from './matmul.shape.ts';
 import type { Tensor } from './tensor.ts';
 import { Rng } from '../random.ts';

@@ -48,7 +48,7 @@ export function runPanels(rows: readonly MetricRecord[]): { panels: Panel[]; ban
   const t = (r: MetricRecord) => (r.timing?.elapsed_s ?? NaN) / 60;
   const timed = rows.filter((r) => Number.isFinite(t(r)));
   const evals = timed.filter((r) => r.phase.startsWith('eval-'));
-  const rollouts = timed.filter((r) => (r.phase === 'rft' && r.step === -1) || r.phase === 'dapo' || r.phase === 'dapo2');
+  const rollouts = timed.filter((r) => (r.phase === 'rft' && r.step === -1) || r.phase === 'dapo');
   const series = (name: string, color: string, rs: MetricRecord[], key: string): Series => ({ name, color, points: rs.filter((r) => typeof r.values[key] === 'number').map((r) => ({ x: t(r), y: r.values[key]! })) });
   const held: Series = {
     name: 'held-out pass@1 ± std',

@@ -14,31 +14,6 @@ export function groupAdvantages(rewards: readonly number[], eps: number): number
   return rewards.map((r) => (r - mean) / (std + eps));
 }
 
-/** Â per episode and key with token-weighted baselines (dapo.baseline = tokens: one key for every turn;
- *  command: a key per command, view, sub, submit, …). `counts[i]` maps key → trained tokens of episode i;
- *  each key k has its own baseline, the group's reward weighted by those tokens:
- *  b_k = Σ_i R_i n_ik / Σ_i n_ik, Â_ik = (R_i − b_k) / (std + δ), so Σ_i Â_ik n_ik = 0 and the token-mean loss
- *  pushes as many of key k's tokens up as down. With the paper's episode mean a group whose failures ran to the
- *  turn limit (twice a success's tokens) pushes the tokens all episodes share down: 7 successes of 60 tokens and
- *  one failure of 130 give Σ Â_i n_i = 7·60·0.35 − 130·2.47 = −174 token-units. Per command, no command as a
- *  whole is pushed up or down (failures are mostly subs, successes end with a submit: finding 34); what moves is
- *  what a command's tokens say. For the tokens after a turn's first the command is part of their state, so its
- *  baseline leaves their gradient unbiased; the first token's, the choice of command, it removes. The std is the
- *  rewards' own. */
-export function keyedAdvantages(rewards: readonly number[], counts: readonly Readonly<Record<string, number>>[], eps: number): Record<string, number>[] {
-  const n = rewards.length;
-  if (counts.length !== n) throw new Error(`keyedAdvantages: ${counts.length} token counts for ${n} rewards`);
-  if (n < 2) return counts.map((c) => Object.fromEntries(Object.keys(c).map((k) => [k, 0])));
-  const mean = rewards.reduce((a, b) => a + b, 0) / n;
-  const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1));
-  const baseline: Record<string, number> = {};
-  for (const k of new Set(counts.flatMap((c) => Object.keys(c)))) {
-    const w = counts.reduce((a, c) => a + (c[k] ?? 0), 0);
-    baseline[k] = w > 0 ? counts.reduce((a, c, i) => a + rewards[i]! * (c[k] ?? 0), 0) / w : mean;
-  }
-  return counts.map((c, i) => Object.fromEntries(Object.keys(c).map((k) => [k, (rewards[i]! - baseline[k]!) / (std + eps)])));
-}
-
 /** True when a group teaches nothing: every reward equal (all solved or all failed, same length). */
 export function isDegenerateGroup(rewards: readonly number[], tol = 1e-9): boolean {
   return rewards.every((r) => Math.abs(r - rewards[0]!) <= tol);

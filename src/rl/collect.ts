@@ -63,75 +63,28 @@ export async function collect(
 
 export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
 
-/** Which of RFT's K rollouts a task are trained on (rft.keep). solved: every successful one (the paper's
- *  rejection sampling). mixed: the successes of tasks not solved every time, where the policy is unsure (not
- *  yet measured: docs/learning.md). shortest: per task, the one
- *  success with the fewest turns (the first such) — with guess and check, the sample whose fix came at the
- *  earliest guess, the choice pass@1 rewards. Grouped by task_id; the kept episodes keep their order. */
-export function keptForRft(ts: readonly Trajectory[], keep: 'solved' | 'mixed' | 'shortest'): Trajectory[] {
-  if (keep === 'solved') return ts.filter(solved);
-  const byTask = new Map<string, Trajectory[]>();
-  for (const t of ts) byTask.set(t.task_id, [...(byTask.get(t.task_id) ?? []), t]);
-  const chosen = new Set<Trajectory>();
-  for (const group of byTask.values()) {
-    const wins = group.filter(solved);
-    if (keep === 'mixed' && wins.length < group.length) wins.forEach((t) => chosen.add(t));
-    if (keep === 'shortest' && wins.length) chosen.add(wins.reduce((a, b) => (b.turns.length < a.turns.length ? b : a)));
-  }
-  return ts.filter((t) => chosen.has(t));
-}
-
 /** A turn whose command the environment refused and which changed nothing: an edit whose text is not
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
 
-/** A turn's DAPO advantage given its episode's (or its command's) `a`. dapo.refusedTurns = blame: a command the
+/** A turn's DAPO advantage given its episode's `a`. dapo.refusedTurns = blame: a command the
  *  environment refused (it changed nothing; a sub whose tests failed is not one) carries min(a, 0), so a
  *  success's refusals are not pushed up and a failure's are pushed down. */
 export const turnAdvantage = (turn: TurnRecord, a: number, blame: boolean): number => (blame && refused(turn) && !takenBack(turn) ? Math.min(0, a) : a);
 
-/** Commands that change the repository (or try to): what `editTurnsOnly` keeps. */
-const EDITS = new Set(['sub', 'edit', 'replace', 'create', 'undo']);
-export const isEditTurn = (turn: TurnRecord): boolean => EDITS.has(turn.command?.name ?? '');
-
-/** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained
- *  on; `maskRefused`: nor turns the environment refused (a kept episode's blind guesses, when only its
- *  successful edit should be imitated); `editTurnsOnly`: only the turns whose command is an edit are trained
- *  (view, run_tests, submit and format errors are not). Turns marked no_train (the expert's deliberate wrong
- *  edits) never are. `contextLoss`: the environment's tokens are marked for a language-model loss. */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; maskRefused?: boolean; editTurnsOnly?: boolean; advantage?: number; turnAdvantage?: (turn: TurnRecord) => number; contextLoss?: boolean }): EpisodeTokens {
+/** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained on; turns
+ *  marked no_train (the expert's deliberate wrong edits) never are. `turnAdvantage`: each assistant turn's tokens
+ *  carry its advantage (DAPO). */
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; advantage?: number; turnAdvantage?: (turn: TurnRecord) => number }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
-  const context = opts.contextLoss ? new Array<number>(mask.length).fill(0) : undefined;
   const advantages = opts.turnAdvantage ? new Array<number>(mask.length).fill(0) : undefined;
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
-    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error) || (opts.maskRefused && refused(turn)) || (opts.editTurnsOnly && !isEditTurn(turn)))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
+    if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
     if (turn && advantages) advantages.fill(opts.turnAdvantage!(turn), s.start, s.end);
-    // The environment's text (prompt, observations) for a language-model loss; never an assistant turn.
-    if (context && s.kind !== 'assistant') for (let i = s.start; i < s.end; i++) context[i] = 1;
   }
-  return {
-    ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0),
-    ...(context ? { context } : {}), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}), ...(advantages ? { advantages } : {}),
-  };
-}
-
-/** The command a turn chose, for per-command baselines: its name, or `format error` when none parsed. */
-export const commandOf = (turn: TurnRecord): string => turn.command?.name ?? 'format error';
-
-/** Trained tokens (mask 1 in `e`, the trajectory's episodeTokens) per key of the turns they belong to
- *  (`commandOf`: per command). */
-export function tokensByKey(t: Trajectory, e: EpisodeTokens, key: (turn: TurnRecord) => string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const s of t.tokens?.segments ?? []) {
-    if (s.kind !== 'assistant') continue;
-    let n = 0;
-    for (let i = s.start; i < s.end; i++) n += e.mask[i]!;
-    const k = key(t.turns[s.turn]!);
-    if (n) out[k] = (out[k] ?? 0) + n;
-  }
-  return out;
+  return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}), ...(advantages ? { advantages } : {}) };
 }
 
 /** Rollout metrics of a set of episodes. */

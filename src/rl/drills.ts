@@ -1,13 +1,9 @@
-// Copy drills (bc.copyDrills): short supervised examples that train the one skill a one-token `sub`
-// needs and behaviour cloning teaches too rarely: name text that is in the file just viewed. A drill is
-// an expert episode cut after its `view` (the issue, the numbered file), then one assistant turn
-// `sub X Y` where X is drawn uniformly from the operators and numbers that occur once in the viewed
-// file (what `sub` can name; the bug's token is one of them) and Y is a same-kind replacement. The
-// prior over bug tokens cannot predict a uniform draw from the file; only reading the file can.
-// bc.copyDrillPick = first or last: X is instead the first or the last of those candidates as the view's
-// list (agent.viewHints) names them, the single answer a guess in that order copies (a drill is skipped
-// when that one has no replacement).
-// Loss on that turn alone (the context is the episode's, unchanged).
+// Copy drills (bc.copyDrills, bc.drillSteps): short supervised examples that train the one skill a one-token `sub`
+// needs and behaviour cloning teaches too rarely: name text that is in the file just viewed. A drill is an expert
+// episode cut after its `view` (the issue, the numbered file ending with its candidate list: agent.viewHints), then
+// one assistant turn `sub X Y` where X is the list's last candidate, the one answer a guess from the list's end
+// copies (a drill is skipped when that one has no replacement), and Y its first fix with agent.retryFixes, else a
+// same-kind replacement. Loss on that turn alone (the context is the episode's, unchanged).
 import { fixesFor, nameable, onceTokens, replacementFor } from '../agent/tools.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Task } from '../tasks/schema.ts';
@@ -19,13 +15,10 @@ interface Encoder {
 }
 
 /**
- * `count` drills from the expert episodes `ts` (cycled in a seeded order; an episode without a
- * successful whole-file `view` as its first turn, or whose file has no candidate, is skipped).
- * Deterministic in (ts, tasks, seed).
+ * `count` drills from the expert episodes `ts` (cycled in a seeded order; an episode without a successful
+ * whole-file `view` as its first turn, or whose file has no candidate, is skipped). Deterministic in (ts, tasks, seed).
  */
-export type DrillPick = 'uniform' | 'first' | 'last';
-
-export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number, pick: DrillPick = 'uniform', firstFix = false): EpisodeTokens[] {
+export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string, Task>, tokenizer: Encoder, count: number, seed: number, firstFix = false): EpisodeTokens[] {
   const rng = new Rng(seed);
   const usable = ts.flatMap((t) => {
     const view = t.turns[0];
@@ -35,8 +28,7 @@ export function copyDrills(ts: readonly Trajectory[], tasks: ReadonlyMap<string,
     const text = path ? tasks.get(t.task_id)?.files[path] : undefined;
     if (view?.command?.name !== 'view' || view.status !== 'ok' || !obs || !act || text === undefined) return [];
     const once = onceTokens(text);
-    const listed = pick === 'first' ? once.slice(0, 1) : pick === 'last' ? once.slice(-1) : once;
-    const candidates = listed.filter((x) => nameable(x) && view.observation.includes(x));
+    const candidates = once.slice(-1).filter((x) => nameable(x) && view.observation.includes(x));
     return candidates.length ? [{ t, ids: t.tokens!.ids.slice(0, obs.end), eot: t.tokens!.ids[act.end - 1]!, candidates }] : [];
   });
   if (!usable.length) throw new Error(`copy drills: none of the ${ts.length} expert episodes opens with a view of a file that has an operator or number to name; set bc.copyDrills=0, or train on level-0/1 tasks (tasks.difficulty=token) whose views show their candidates`);

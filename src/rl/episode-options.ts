@@ -16,7 +16,6 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     systemPrompt: c.agent.systemPrompt,
     editCommand: c.agent.editCommand,
     testReport: c.agent.testReport,
-    subHints: c.agent.subHints,
     viewHints: c.agent.viewHints,
     triedHints: c.agent.triedHints,
     triedOnRefusal: c.agent.triedOnRefusal,
@@ -27,10 +26,6 @@ export function episodeOptions(c: RunConfig, extra: Partial<EpisodeOptions> = {}
     reward: {
       lengthThreshold: c.reward.lengthThreshold,
       lengthPenalty: c.reward.lengthPenalty,
-      overlongBuffer: c.reward.overlongBuffer,
-      overlongBufferLen: c.reward.overlongBufferLen,
-      overlongPenaltyFactor: c.reward.overlongPenaltyFactor,
-      maxResponseTokens: c.agent.contextTokens,
     },
     ...extra,
   };

@@ -22,7 +22,7 @@ export interface DeviceRates {
 export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
 
 export interface EstimatePart {
-  /** What is done: expert episodes, copy drills, cloning updates, DAgger roll-ins, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
+  /** What is done: expert episodes, copy drills, cloning updates, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
   name: string;
   /** The pipeline phase it belongs to (base, rft, dapo); evaluations belong to the phase they evaluate. */
   phase: string;
@@ -68,14 +68,10 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number):
   const parts: EstimatePart[] = [];
   const evalS = (testTasks ?? (cfg.tasks.maxTest || TEST_TASKS_UNKNOWN)) * cfg.eval.samples * episodeS;
   if (phases.includes('base')) {
-    const n = cfg.bc.episodes, rounds = cfg.bc.daggerRounds;
+    const n = cfg.bc.episodes;
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
     if (cfg.bc.drillSteps > 0) parts.push({ name: 'copy drills', phase: 'base', seconds: trainS(cfg.bc.drillSteps * cfg.bc.batchEpisodes * DRILL_TOKENS) });
-    // DAgger round i clones again over the aggregate: the expert's n episodes and i rounds of roll-ins.
-    let cloned = n * cfg.bc.epochs;
-    for (let i = 1; i <= rounds; i++) cloned += (n + i * cfg.bc.daggerEpisodes) * cfg.bc.daggerEpochs;
-    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(cloned * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) });
-    if (rounds > 0) parts.push({ name: 'DAgger roll-ins', phase: 'base', seconds: rounds * cfg.bc.daggerEpisodes * episodeS });
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {
@@ -108,11 +104,11 @@ export function phaseTotals(e: RunEstimate): { phase: string; seconds: number }[
  *  `dapoIterations` places a DAPO rollout report ("rollouts (iteration i, round r)") in its iteration. */
 export function partOf(e: RunEstimate, p: { phase: string; stage: string; done: number; total: number }, dapoIterations: number): { index: number; fraction: number } | null {
   const f = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
-  const phase = p.phase.replace(/^dapo2$/, 'dapo');
+  const phase = p.phase;
   const named: Record<string, string> = { base: 'base', rft: 'RFT', dapo: 'DAPO' };
   let name: string | undefined, fraction = f;
   if (p.stage === 'eval') name = `evaluation of ${named[phase] ?? phase}`;
-  else if (phase === 'base') name = p.stage === 'expert episodes' || p.stage === 'copy drills' ? p.stage : /^DAgger/.test(p.stage) ? 'DAgger roll-ins' : 'cloning updates';
+  else if (phase === 'base') name = p.stage === 'expert episodes' || p.stage === 'copy drills' ? p.stage : 'cloning updates';
   else if (phase === 'rft') name = p.stage === 'rollouts' ? 'RFT rollouts' : 'RFT updates';
   else if (phase === 'dapo') {
     name = 'DAPO';

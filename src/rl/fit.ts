@@ -34,12 +34,12 @@ export type RunFit = (RunMemory & { ok: true }) | (RunMemory & { ok: false; mess
 type Flat = Record<string, ConfigValue>;
 
 /** Fields whose lowering shrinks the plan, in the order a refusal suggests them. */
-const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2ContextTokens', 'rft.batchEpisodes', 'bc.batchEpisodes', 'dapo.tasksPerIteration', 'agent.rolloutBatch', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
+const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'rft.batchEpisodes', 'bc.batchEpisodes', 'dapo.tasksPerIteration', 'agent.rolloutBatch', 'dapo.groupSize', 'rft.samplesPerTask', 'eval.samples'] as const;
 
 /**
  * The planner's options for a run (upper bounds: every episode may fill its context):
  *  - context T: the KV cache per episode, agent.contextTokens + agent.actionTokens (ModelPolicy's
- *    capacity), or the stage-2 context when stage 2 runs; a training row holds at most one such episode;
+ *    capacity); a training row holds at most one such episode;
  *  - training batch B: rows of one optimiser step, at most one per episode: bc.batchEpisodes for
  *    behaviour cloning (from-scratch presets), rft.batchEpisodes for RFT, ceil(tasksPerIteration · groupSize / optimizerSteps) for DAPO;
  *  - generation batch: episodes generated together (one KV-cache cohort): agent.rolloutBatch rounded
@@ -48,8 +48,7 @@ const LOWERABLE = ['agent.contextTokens', 'agent.actionTokens', 'dapo.stage2Cont
 function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trainShape: string; generateShape: string } {
   const n = (k: string) => f[k] as number;
   const phases = String(f['run.phases']).split(',').map((s) => s.trim());
-  const stage2 = phases.includes('dapo') && n('dapo.stage2Iterations') > 0;
-  const context = Math.max(n('agent.contextTokens'), stage2 ? n('dapo.stage2ContextTokens') : 0) + n('agent.actionTokens');
+  const context = n('agent.contextTokens') + n('agent.actionTokens');
   const batches: number[] = [];
   if (phases.includes('base') && n('bc.epochs') > 0 && n('bc.episodes') > 0) batches.push(n('bc.batchEpisodes'));
   if (phases.includes('rft') && n('rft.epochs') > 0) batches.push(n('rft.batchEpisodes'));
@@ -58,7 +57,6 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   const gens = [whole(n('eval.samples'))];
   if (phases.includes('dapo')) gens.push(whole(n('dapo.groupSize')));
   if (phases.includes('rft')) gens.push(whole(n('rft.samplesPerTask')));
-  if (phases.includes('base') && n('bc.daggerRounds') > 0) gens.push(whole(1));
   // model.passTokens runs a step in passes of whole rows: a pass, not the step, holds activations.
   const stepRows = Math.max(1, ...batches);
   const rowsPerPass = n('model.passTokens') > 0 ? Math.max(1, Math.floor(n('model.passTokens') / context)) : Infinity;

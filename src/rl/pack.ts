@@ -1,9 +1,7 @@
 // Packing episodes into training rows: B rows of T tokens, each episode a segment (positions
 // restart at 0, segment ids keep episodes apart, −1 pads). First-fit decreasing, deterministic.
 // Per position t the row carries what scores token t+1 (the target): its loss mask (action
-// tokens only), its behaviour log-prob and its episode's advantage. With a context weight w > 0 the
-// environment's tokens (prompt, observations) are scored too, at weight w: a language-model loss on the
-// text an episode reads, for supervised steps only.
+// tokens only), its behaviour log-prob and its episode's advantage.
 
 export interface EpisodeTokens {
   /** Token ids of the whole episode (prompt, actions, observations). */
@@ -14,10 +12,8 @@ export interface EpisodeTokens {
   logprobs?: readonly number[];
   /** Advantage of the episode (broadcast to its action tokens). */
   advantage?: number;
-  /** Advantage per token (dapo.baseline = command: each turn its command's); read in place of `advantage`. */
+  /** Advantage per token (each assistant turn its own: dapo.refusedTurns = blame); read in place of `advantage`. */
   advantages?: readonly number[];
-  /** 1 where the token is the environment's text (prompt, observation): scored at the context weight. */
-  context?: readonly number[];
 }
 
 export interface PackedRows {
@@ -27,8 +23,7 @@ export interface PackedRows {
   targets: Int32Array;
   positions: Int32Array;
   seg: Int32Array;
-  /** (N) the target's loss weight: 1 on a trained action token, the context weight on the
-   *  environment's text when one is given, else 0. */
+  /** (N) the target's loss weight: 1 on a trained action token, else 0. */
   mask: Float32Array;
   oldLogp: Float32Array;
   adv: Float32Array;
@@ -36,8 +31,6 @@ export interface PackedRows {
   episode: Int32Array;
   /** Positions with mask 1 (action tokens). */
   actionTokens: number;
-  /** Σ mask: actionTokens plus the weighted context targets. */
-  weightSum: number;
 }
 
 /**
@@ -61,15 +54,12 @@ export function trainRowLength(lengths: readonly number[], rows = 0, cap = Infin
   return Math.max(longest, Math.min(cap, Math.max(...load)));
 }
 
-/** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. `contextWeight`
- *  (0..1, default 0) scores the episodes' context tokens at that weight. */
-export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWeight = 0): PackedRows {
-  if (!(contextWeight >= 0 && contextWeight <= 1)) throw new Error(`context weight ${contextWeight} is outside [0, 1]`);
+/** Pack episodes (each ≤ T tokens) into rows; refuses longer ones naming the fix. */
+export function packEpisodes(eps: readonly EpisodeTokens[], T: number): PackedRows {
   for (const [i, e] of eps.entries()) {
     if (e.ids.length > T) throw new Error(`episode ${i} has ${e.ids.length} tokens, more than a training row (${T}); raise the row length or lower agent.contextTokens`);
     if (e.mask.length !== e.ids.length) throw new Error(`episode ${i}: mask length ${e.mask.length} ≠ ids length ${e.ids.length}`);
     if (e.advantages && e.advantages.length !== e.ids.length) throw new Error(`episode ${i}: advantages length ${e.advantages.length} ≠ ids length ${e.ids.length}`);
-    if (e.context && e.context.length !== e.ids.length) throw new Error(`episode ${i}: context length ${e.context.length} ≠ ids length ${e.ids.length}`);
   }
   // First-fit decreasing by length (ties by index, so the packing is deterministic).
   const order = eps.map((e, i) => i).sort((a, b) => eps[b]!.ids.length - eps[a]!.ids.length || a - b);
@@ -85,7 +75,7 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
   const out: PackedRows = {
     B, T,
     ids: new Int32Array(N), targets: new Int32Array(N), positions: new Int32Array(N), seg: new Int32Array(N).fill(-1),
-    mask: new Float32Array(N), oldLogp: new Float32Array(N), adv: new Float32Array(N), episode: new Int32Array(N).fill(-1), actionTokens: 0, weightSum: 0,
+    mask: new Float32Array(N), oldLogp: new Float32Array(N), adv: new Float32Array(N), episode: new Int32Array(N).fill(-1), actionTokens: 0,
   };
   rows.forEach((r, b) => {
     let off = b * T;
@@ -104,10 +94,6 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
             out.oldLogp[o] = e.logprobs?.[t + 1] ?? 0;
             out.adv[o] = e.advantages?.[t + 1] ?? e.advantage ?? 0;
             out.actionTokens++;
-            out.weightSum++;
-          } else if (contextWeight > 0 && e.context?.[t + 1]) {
-            out.mask[o] = contextWeight;
-            out.weightSum += contextWeight;
           }
         }
       }
@@ -118,22 +104,19 @@ export function packEpisodes(eps: readonly EpisodeTokens[], T: number, contextWe
 }
 
 /**
- * Rows [r0, r1) of a packing as a packing of their own (views, no copy). Its actionTokens and weightSum
- * are its own; a step cut into passes scales every pass's gradient by the whole batch's (steps.ts).
+ * Rows [r0, r1) of a packing as a packing of their own (views, no copy). Its actionTokens are its own; a step cut
+ * into passes scales every pass's gradient by the whole batch's (steps.ts).
  */
 export function sliceRows(rows: PackedRows, r0: number, r1: number): PackedRows {
   if (!(Number.isInteger(r0) && Number.isInteger(r1) && 0 <= r0 && r0 < r1 && r1 <= rows.B)) throw new Error(`sliceRows: rows [${r0}, ${r1}) are not inside 0..${rows.B}`);
   const a = r0 * rows.T, b = r1 * rows.T;
   const mask = rows.mask.subarray(a, b);
-  let actionTokens = 0, weightSum = 0;
-  for (let i = 0; i < mask.length; i++) {
-    if (mask[i] === 1) actionTokens++;
-    weightSum += mask[i]!;
-  }
+  let actionTokens = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i] === 1) actionTokens++;
   return {
     B: r1 - r0, T: rows.T,
     ids: rows.ids.subarray(a, b), targets: rows.targets.subarray(a, b), positions: rows.positions.subarray(a, b), seg: rows.seg.subarray(a, b),
-    mask, oldLogp: rows.oldLogp.subarray(a, b), adv: rows.adv.subarray(a, b), episode: rows.episode.subarray(a, b), actionTokens, weightSum,
+    mask, oldLogp: rows.oldLogp.subarray(a, b), adv: rows.adv.subarray(a, b), episode: rows.episode.subarray(a, b), actionTokens,
   };
 }
 

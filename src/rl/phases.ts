@@ -1,15 +1,13 @@
 // The phases of the paper's pipeline on our model: behaviour cloning on scripted-expert episodes
 // (base of from-scratch presets), RFT (keep the policy's own successes, SFT on them with
-// format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL,
-// optional stage 2 with the curriculum), and evaluation (pass@1 mean ± std over K samples, pass@K).
+// format-error turns masked), DAPO (groups, dynamic sampling, clipped token-level loss, no KL),
+// and evaluation (pass@1 mean ± std over K samples, pass@K).
 // Metrics rows keep wall-clock figures apart in `timing`: a DAPO row splits its iteration into
 // generation, sandbox (and the part of it hidden behind generation), forward/backward and optimiser.
 import type { EpisodeOptions } from '../agent/episode.ts';
-import { ExpertPolicy, type GuessOrder } from '../agent/expert.ts';
-import type { ListOrder } from '../agent/expert-plan.ts';
-import { StateExpertPolicy, TakeoverPolicy } from '../agent/expert-state.ts';
+import { ExpertPolicy } from '../agent/expert.ts';
 import { Timeline } from '../agent/timeline.ts';
-import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
+import type { Trajectory } from '../agent/trajectory.ts';
 import type { Tokenizer } from '../model/tokenizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
@@ -18,14 +16,13 @@ import { Rng } from '../random.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
-import { dynamicSample, groupAdvantages, keyedAdvantages } from './advantages.ts';
-import { collect, commandOf, episodeTokens, rolloutMetrics, rolloutTiming, keptForRft, seedFor, solved, tokensByKey, turnAdvantage } from './collect.ts';
+import { dynamicSample, groupAdvantages } from './advantages.ts';
+import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, solved, turnAdvantage } from './collect.ts';
 import type { RunConfig } from './config.ts';
-import { Curriculum } from './curriculum.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { AdamW } from './optimizer.ts';
 import { copyProbe, copyProbeItems } from './copy-probe.ts';
-import { copyDrills, type DrillPick } from './drills.ts';
+import { copyDrills } from './drills.ts';
 import { packEpisodes, trainRowLength, type EpisodeTokens } from './pack.ts';
 import { passStats, type PassStats } from './passk.ts';
 import { constantWithWarmup, cosineWithWarmup } from './schedule.ts';
@@ -62,7 +59,7 @@ export interface PhaseContext<T extends Tensor> {
   checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
-  /** A shared run: DAPO's rounds are played by contributors and verified here (src/dist/learner.ts). */
+  /** A shared run: DAPO's rounds are played by contributors and verified here (src/share/learner.ts). */
   rollouts?: RemoteRollouts;
 }
 
@@ -94,20 +91,6 @@ export interface SftResume {
   step: number;
   optimizerStep: number;
   adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
-}
-
-/**
- * The training tasks a phase draws from. With tasks.cloneShare < 1 the training repositories are split
- * by a seeded hash: cloning sees that share of them, RFT and DAPO the rest, so that what RL reinforces
- * is what works on code the model never imitated (the held-out condition), not a remembered fix.
- */
-export function phaseTasks<T extends Tensor>(ctx: PhaseContext<T>, use: 'clone' | 'rl'): readonly Task[] {
-  const share = ctx.cfg.tasks.cloneShare;
-  if (share >= 1) return ctx.train;
-  const cloned = (repo: string) => new Rng(seedFor(ctx.cfg.seed, 'clone-share', repo)).next() < share;
-  const out = ctx.train.filter((t) => cloned(t.repo) === (use === 'clone'));
-  if (!out.length) throw new Error(`tasks.cloneShare ${share} leaves no training task for ${use === 'clone' ? 'cloning' : 'RFT and DAPO'}: ${ctx.train.length} tasks from ${new Set(ctx.train.map((t) => t.repo)).size} repositories`);
-  return out;
 }
 
 /** What trains: under LoRA only the adapters (frozen weights get no gradient buffer), else every weight. */
@@ -153,7 +136,7 @@ async function supervised<T extends Tensor>(
   ctx: PhaseContext<T>,
   phase: string,
   eps: EpisodeTokens[],
-  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; contextWeight?: number; temperature?: number; stage?: string; constantLr?: boolean; probe?: Probe },
+  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; temperature?: number; stage?: string; constantLr?: boolean; probe?: Probe },
 ): Promise<{ steps: number; reached: boolean }> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
@@ -187,7 +170,7 @@ async function supervised<T extends Tensor>(
       if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
       const t0 = performance.now();
       const lr = o.constantLr ? constantWithWarmup(step, o.warmup, o.lr) : cosineWithWarmup(step, total, o.warmup, o.lr);
-      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx)), o.contextWeight), lr, ctx.cfg.model.passTokens, o.temperature);
+      const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx))), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
       const read = o.probe && (first + step + 1) % o.probe.every === 0 ? await o.probe.run() : undefined;
@@ -216,7 +199,7 @@ const PROBE_EVERY = 100;
  *  `tasks`; undefined where cloning drills no such copy or no task is left over. */
 async function copyProbeFor<T extends Tensor>(ctx: PhaseContext<T>, tasks: readonly Task[]): Promise<Probe | undefined> {
   const { cfg } = ctx;
-  if (!tasks.length || cfg.bc.copyDrillPick !== 'last' || (cfg.bc.copyDrills <= 0 && cfg.bc.drillSteps <= 0)) return undefined;
+  if (!tasks.length || (cfg.bc.copyDrills <= 0 && cfg.bc.drillSteps <= 0)) return undefined;
   const expert = new ExpertPolicy({ noise: 0, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: 0, retryFixes: cfg.agent.retryFixes });
   const specs = tasks.map((task, i) => ({ task, seed: seedFor(cfg.seed, 'copy-probe', i) }));
   const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16);
@@ -227,9 +210,9 @@ async function copyProbeFor<T extends Tensor>(ctx: PhaseContext<T>, tasks: reado
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
 export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
   const { cfg } = ctx;
-  const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
+  const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, guessOrder: cfg.bc.expertGuessOrder as GuessOrder, retryFixes: cfg.agent.retryFixes });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, retryFixes: cfg.agent.retryFixes });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
   let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
   if (ts.length !== specs.length) {
@@ -240,8 +223,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
     await ctx.trajectories('bc', 0, ts);
     await ctx.log([{ phase: 'base', step: -1, values: { expert_pass_rate: ts.filter(solved).length / Math.max(1, ts.length), ...rolloutMetrics(ts) } }]);
   }
-  const contextLoss = cfg.bc.contextLoss > 0, contextWeight = cfg.bc.contextLoss;
-  const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss }));
+  const eps = ts.map((t) => episodeTokens(t, { maskFormatErrors: true }));
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
   const tasksById = new Map(ctx.train.map((t) => [t.instance_id, t]));
   // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden rise of the copy probe
@@ -254,43 +236,21 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const drillSteps = cfg.bc.drillSteps;
   const probe = await copyProbeFor(ctx, order.slice(specs.length, specs.length + PROBE_TASKS));
   if (drillSteps > 0) {
-    const stage = copyDrills(ts, tasksById, ctx.tokenizer, drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes);
+    const stage = copyDrills(ts, tasksById, ctx.tokenizer, drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.agent.retryFixes);
     const until = probe && cfg.bc.drillUntil > 0 ? { ...probe, until: cfg.bc.drillUntil } : probe;
-    const r = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true, ...(until && { probe: until }) });
+    const r = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true, ...(until && { probe: until }) });
     if (!r.reached && r.steps < drillSteps) return; // stopped inside the stage, its checkpoint written (a stop after its last step: cloning's first checkpoints)
     if (r.reached) await ctx.log([{ phase: 'base', step: -1, values: { drill_steps: r.steps } }]);
   }
-  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.bc.copyDrillPick as DrillPick, cfg.agent.retryFixes) : [];
-  let steps = (await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', contextWeight, ...(probe && { probe }) })).steps;
-  // DAgger: the model rolls in, the state expert labels (takes over from) the states it reaches.
-  const editCommand = cfg.agent.editCommand;
-  for (let r = 0; r < cfg.bc.daggerRounds && !ctx.shouldStop(); r++) {
-    const order = new Rng(seedFor(cfg.seed, 'dagger', r, 'tasks')).shuffle([...phaseTasks(ctx, 'clone')]);
-    const dspecs = Array.from({ length: cfg.bc.daggerEpisodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'dagger', r, i) }));
-    const switchAt = new Map(dspecs.map((s, i) => [i, 1 + new Rng(seedFor(cfg.seed, 'dagger-switch', r, i)).int(cfg.bc.daggerMaxSwitch)]));
-    const expertOf = new StateExpertPolicy(editCommand, cfg.bc.expertStyle, cfg.bc.daggerGuesses ? { n: cfg.bc.expertGuesses, order: cfg.bc.expertGuessOrder as ListOrder, retryFixes: cfg.agent.retryFixes } : undefined);
-    const dts = await collect(
-      dspecs,
-      (b) => new TakeoverPolicy(modelPolicy(ctx, seedFor(cfg.seed, 'dagger-policy', r, b), 0, cfg.bc.daggerTemperature), expertOf, (v) => switchAt.get(b * rolloutBatch(cfg, 1) + (v.index ?? 0)) ?? 1),
-      ctx.sandbox,
-      ctx.episodes,
-      rolloutBatch(cfg, 1),
-      (done, total) => ctx.progress({ phase: 'base', stage: `DAgger round ${r + 1} roll-ins`, done, total }),
-    );
-    if (ctx.shouldStop()) return;
-    await ctx.trajectories(`dagger${r + 1}`, 0, dts);
-    const studentTurns = dts.flatMap((t) => t.turns.filter((x) => x.no_train));
-    await ctx.log([{ phase: 'base', step: -1, values: { dagger_round: r + 1, dagger_pass_rate: dts.filter(solved).length / Math.max(1, dts.length), dagger_student_format_error_rate: studentTurns.filter((x) => x.format_error).length / Math.max(1, studentTurns.length), ...rolloutMetrics(dts) } }]);
-    eps.push(...dts.filter((t) => t.turns.some((x) => !x.no_train)).map((t) => episodeTokens(t, { maskFormatErrors: true, contextLoss })));
-    steps = (await supervised(ctx, 'base', eps, { epochs: cfg.bc.daggerEpochs, batch: cfg.bc.batchEpisodes, lr: cfg.model.lr, warmup: cfg.rft.warmupSteps, seed: seedFor(cfg.seed, 'dagger-sft', r), firstStep: steps, contextWeight })).steps;
-  }
+  const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.agent.retryFixes) : [];
+  await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', ...(probe && { probe }) });
 }
 
 /** RFT: K episodes per training task from the current policy; SFT on the successful ones. */
 export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
   const { cfg } = ctx;
   const K = cfg.rft.samplesPerTask;
-  const all = phaseTasks(ctx, 'rl');
+  const all = ctx.train;
   const pool = cfg.rft.tasks > 0 ? new Rng(seedFor(cfg.seed, 'rft', 'tasks')).shuffle([...all]).slice(0, cfg.rft.tasks) : all;
   const specs = pool.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'rft', task.instance_id, k) })));
   // A resumed phase reads its rollouts back: they were played by the weights the phase began with.
@@ -302,13 +262,14 @@ export async function rejectionFineTuning<T extends Tensor>(ctx: PhaseContext<T>
     const rolloutS = (performance.now() - t0) / 1000;
     if (ctx.shouldStop()) return; // a part of the rollouts: dropped
     await ctx.trajectories('rft', 0, ts);
-    await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: keptForRft(ts, cfg.rft.keep).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
+    await ctx.log([{ phase: 'rft', step: -1, values: { ...rolloutMetrics(ts), kept: ts.filter(solved).length }, timing: { rollout_s: rolloutS, ...rolloutTiming(ts, timeline) } }]);
   }
-  const kept = keptForRft(ts, cfg.rft.keep);
+  const kept = ts.filter(solved);
   if (!kept.length) return; // nothing to learn from: the phase leaves the weights as they were
-  const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true, maskRefused: cfg.rft.maskRefused }));
-  const temperature = cfg.rft.temperedLoss ? cfg.rft.temperature : 1;
-  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft', temperature });
+  const eps = kept.map((t) => episodeTokens(t, { maskFormatErrors: true }));
+  // The loss scores softmax(logits/τ) at the rollouts' temperature, the distribution they were drawn from: the policy at τ
+  // moves towards its own successes (docs/learning.md finding 33).
+  await supervised(ctx, 'rft', eps, { epochs: cfg.rft.epochs, batch: cfg.rft.batchEpisodes, lr: cfg.rft.lr, warmup: cfg.rft.warmupSteps, seed: cfg.seed, checkpoint: 'rft', temperature: cfg.rft.temperature });
 }
 
 /** The DAPO learning rate at optimiser step `step` (0-based, counted over the whole phase): linear
@@ -319,8 +280,10 @@ export const dapoLr = (cfg: RunConfig, step: number): number => constantWithWarm
 export interface DapoState {
   iteration: number;
   optimizerStep: number;
-  curriculum: Curriculum;
 }
+
+/** δ in Â = (R − mean) / (std + δ) [verl's epsilon]. */
+const ADVANTAGE_EPS = 1e-6;
 
 interface Group {
   task: Task;
@@ -328,27 +291,24 @@ interface Group {
   rewards: number[];
 }
 
-/** A DAPO iteration's update: `epochs` passes over its episodes (PPO's epochs; the config's
- *  dapo.epochs), each split into `optimizerSteps` mini-batches in a seeded order (pass 0's order is the one
- *  a single pass has always had). Every step's ratio is to the rollouts' behaviour log-probs, so after the
- *  first step the clip bounds how far a token moves from the policy that played it. */
+/** A DAPO iteration's update: its episodes in `optimizerSteps` mini-batches in a seeded order. Every step's ratio is
+ *  to the rollouts' behaviour log-probs, so after the first step the clip bounds how far a token moves from the
+ *  policy that played it. */
 export async function dapoUpdate<T extends Tensor>(
   model: Transformer<T>,
   opt: AdamW<T>,
   eps: readonly EpisodeTokens[],
-  o: { seed: number; iteration: number; epochs: number; optimizerSteps: number; lr: (step: number) => number; firstStep: number; clip: { epsLow: number; epsHigh: number }; temperature: number; passTokens: number; trainRows?: number; rowCap?: number },
+  o: { seed: number; iteration: number; optimizerSteps: number; lr: (step: number) => number; firstStep: number; clip: { epsLow: number; epsHigh: number }; temperature: number; passTokens: number; trainRows?: number; rowCap?: number },
 ): Promise<{ steps: StepMetrics[]; lastLr: number }> {
   const steps: StepMetrics[] = [];
   let lastLr = 0;
   const nb = Math.min(o.optimizerSteps, eps.length);
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
-    const order = new Rng(epoch === 0 ? seedFor(o.seed, 'dapo-minibatch', o.iteration) : seedFor(o.seed, 'dapo-minibatch', o.iteration, epoch)).shuffle(eps.map((_, i) => i));
-    for (let b = 0; b < nb; b++) {
-      const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
-      if (!mb.some((e) => e.mask.some(Boolean))) continue;
-      lastLr = o.lr(o.firstStep + steps.length);
-      steps.push(await dapoStep(model, opt, packEpisodes(mb, rowLength(mb, o.trainRows, o.rowCap)), lastLr, o.clip, o.temperature, o.passTokens));
-    }
+  const order = new Rng(seedFor(o.seed, 'dapo-minibatch', o.iteration)).shuffle(eps.map((_, i) => i));
+  for (let b = 0; b < nb; b++) {
+    const mb = order.filter((_, i) => i % nb === b).map((i) => eps[i]!);
+    if (!mb.some((e) => e.mask.some(Boolean))) continue;
+    lastLr = o.lr(o.firstStep + steps.length);
+    steps.push(await dapoStep(model, opt, packEpisodes(mb, rowLength(mb, o.trainRows, o.rowCap)), lastLr, o.clip, o.temperature, o.passTokens));
   }
   return { steps, lastLr };
 }
@@ -374,33 +334,19 @@ export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: re
   return { tasks, trajectories };
 }
 
-/** One DAPO iteration (stage 1 or 2): groups, dynamic sampling, mini-batch updates; returns metrics,
- *  or null when the run was stopped during its rollouts (nothing recorded, nothing trained). */
-export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, stage: 1 | 2): Promise<MetricRecord | null> {
+/** One DAPO iteration: groups, dynamic sampling, mini-batch updates; returns metrics, or null when the run was
+ *  stopped during its rollouts (nothing recorded, nothing trained). */
+export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState): Promise<MetricRecord | null> {
   const { cfg } = ctx;
   const it = st.iteration, G = cfg.dapo.groupSize, target = cfg.dapo.tasksPerIteration;
-  let pool = [...phaseTasks(ctx, 'rl')];
-  if (cfg.dapo.pool === 'solved') {
-    // Tasks with reward variance so far (LILO: learning goes where p(1 − p) is large).
-    const open = pool.filter((t) => {
-      const x = st.curriculum.tally.get(t.instance_id);
-      return x !== undefined && x.solved > 0 && x.solved < x.attempts;
-    });
-    if (open.length >= target) pool = open;
-  }
-  if (stage === 2) {
-    const f = st.curriculum.filter(pool.map((t) => t.instance_id), cfg.dapo.curriculumSolvedFraction);
-    const keep = new Set(f.kept);
-    if (keep.size) pool = pool.filter((t) => keep.has(t.instance_id));
-  }
   const timeline = new Timeline();
-  const episodes = { ...ctx.episodes, ...(stage === 2 ? { maxTurns: cfg.dapo.stage2MaxTurns, contextTokens: cfg.dapo.stage2ContextTokens } : {}), timeline };
+  const episodes = { ...ctx.episodes, timeline };
   const t0 = performance.now();
   let generated: Trajectory[] = [];
   const ds = await dynamicSample<Group>(
     target,
     async (count, round) => {
-      const { tasks, trajectories: ts } = await dapoRound(ctx, pool, episodes, it, round, count, st.optimizerStep);
+      const { tasks, trajectories: ts } = await dapoRound(ctx, ctx.train, episodes, it, round, count, st.optimizerStep);
       generated = generated.concat(ts);
       return tasks.map((task, g) => {
         const trajs = ts.slice(g * G, (g + 1) * G);
@@ -411,33 +357,21 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   );
   const rolloutS = (performance.now() - t0) / 1000;
   if (ctx.shouldStop()) return null;
-  for (const t of generated) st.curriculum.record(t.task_id, solved(t));
-  await ctx.trajectories(`dapo${stage === 2 ? '2' : ''}`, it, generated);
-  // Episodes with their group advantage; mini-batches in a fixed order.
+  await ctx.trajectories('dapo', it, generated);
+  // Each episode's tokens carry its group advantage Â = (R − mean) / (std + 1e-6); dapo.refusedTurns = blame keeps a
+  // refused command's only when negative. Mini-batches in a fixed order.
+  const blame = cfg.dapo.refusedTurns === 'blame';
   const eps = ds.kept.flatMap((g) => {
-    // Each turn's tokens carry its advantage: the group's (dapo.baseline = group), or its key's under a
-    // token-weighted baseline (tokens: one key; command: one a command); dapo.refusedTurns = blame keeps a
-    // refused command's only when negative.
-    const opts = { maskFormatErrors: false, editTurnsOnly: cfg.dapo.editTurnsOnly };
-    const blame = cfg.dapo.refusedTurns === 'blame';
-    let advantageOf: (i: number, turn: TurnRecord) => number;
-    if (cfg.dapo.baseline === 'group') {
-      const adv = groupAdvantages(g.rewards, cfg.dapo.advantageEps);
-      advantageOf = (i) => adv[i]!;
-    } else {
-      const key = cfg.dapo.baseline === 'command' ? commandOf : () => 'all';
-      const adv = keyedAdvantages(g.rewards, g.trajs.map((t) => tokensByKey(t, episodeTokens(t, opts), key)), cfg.dapo.advantageEps);
-      advantageOf = (i, turn) => adv[i]![key(turn)] ?? 0;
-    }
-    return g.trajs.map((t, i) => episodeTokens(t, { ...opts, turnAdvantage: (turn) => turnAdvantage(turn, advantageOf(i, turn), blame) }));
+    const adv = groupAdvantages(g.rewards, ADVANTAGE_EPS);
+    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (turn) => turnAdvantage(turn, adv[i]!, blame) }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();
-  const clip = { epsLow: cfg.dapo.clipRatioLow, epsHigh: stage === 2 ? cfg.dapo.stage2ClipRatioHigh : cfg.dapo.clipRatioHigh };
+  const clip = { epsLow: cfg.dapo.clipRatioLow, epsHigh: cfg.dapo.clipRatioHigh };
   let lastLr = 0;
   if (eps.length) {
     const u = await dapoUpdate(ctx.model, opt, eps, {
-      seed: cfg.seed, iteration: it, epochs: cfg.dapo.epochs, optimizerSteps: cfg.dapo.optimizerSteps, lr: (step) => dapoLr(cfg, step),
+      seed: cfg.seed, iteration: it, optimizerSteps: cfg.dapo.optimizerSteps, lr: (step) => dapoLr(cfg, step),
       firstStep: st.optimizerStep, clip, temperature: cfg.dapo.temperature, passTokens: cfg.model.passTokens, trainRows: cfg.model.trainRows, rowCap: rowCap(ctx),
     });
     steps.push(...u.steps);
@@ -447,7 +381,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const trainS = (performance.now() - t1) / 1000;
   const rollout = rolloutTiming(generated, timeline);
   return {
-    phase: stage === 2 ? 'dapo2' : 'dapo',
+    phase: 'dapo',
     step: it,
     values: {
       ...rolloutMetrics(generated),
@@ -457,8 +391,6 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       generation_rounds: ds.rounds,
       ...averageSteps(steps),
       optimizer_steps: steps.length,
-      // After several passes the last step's KL is how far the iteration moved the policy from the rollouts'.
-      ...(cfg.dapo.epochs > 1 && steps.length ? { approx_kl_last: steps.at(-1)!.approxKl } : {}),
       ...(steps.length ? { lr: lastLr } : {}),
     },
     // Wall seconds: total = rollout (generation ∪ sandbox, and glue) + writing trajectories + train
@@ -467,7 +399,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       total_s: (performance.now() - t0) / 1000,
       rollout_s: rolloutS, ...rollout,
       train_s: trainS, forward_backward_s: sum(steps.map((m) => m.seconds.forwardBackward)), optimizer_s: sum(steps.map((m) => m.seconds.optimizer)),
-      train_tokens_per_s: (cfg.dapo.epochs * eps.reduce((a, e) => a + e.ids.length, 0)) / Math.max(1e-9, trainS),
+      train_tokens_per_s: eps.reduce((a, e) => a + e.ids.length, 0) / Math.max(1e-9, trainS),
     },
   };
 }

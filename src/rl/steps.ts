@@ -57,20 +57,17 @@ const freeBatch = <T extends Tensor>(model: Transformer<T>, b: ReturnType<typeof
   for (const t of [b.ids, b.targets, b.positions, b.seg, b.score.rows, b.score.targets]) model.be.free(t);
 };
 
-/** SFT: loss = −Σ mask·logp / Σ mask, the token mean over the action tokens of the batch (mask 1) and,
- *  when the rows carry a context weight w, the environment's tokens at weight w. The loss and entropy
- *  reported are the action tokens' alone, comparable with or without the context term. `passTokens`: run
- *  the batch in passes of at most that many tokens (0: one pass). `temperature` τ: logp scores
- *  softmax(logits/τ), the distribution a policy sampled at τ plays (rft.temperedLoss): fitting samples drawn
- *  at τ there moves the policy at τ towards them, where at 1 it would move the policy at 1 to the sharper
- *  τ-distribution, and the evaluation at τ would sharpen it once more. */
+/** SFT: loss = −Σ mask·logp / Σ mask, the token mean over the action tokens of the batch (mask 1). `passTokens`: run
+ *  the batch in passes of at most that many tokens (0: one pass). `temperature` τ: logp scores softmax(logits/τ), the
+ *  distribution a policy sampled at τ plays: fitting samples drawn at τ moves the policy at τ towards them, where at 1
+ *  it would move the policy at 1 to the sharper τ-distribution and the evaluation at τ would sharpen it once more. */
 export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: AdamW<T>, rows: PackedRows, lr: number, passTokens = 0, temperature = 1): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('sftStep: the batch has no action tokens to train on');
   const t0 = performance.now();
   let logpSum = 0, entropySum = 0;
   for (const part of passes(rows, passTokens)) {
-    if (part.weightSum === 0) continue; // rows that score nothing: no gradient to add
+    if (part.actionTokens === 0) continue; // rows that score nothing: no gradient to add
     const { batch, at } = upload(model, part);
     const st = model.forward(batch, { temperature });
     const logp = await be.read(st.logp);
@@ -78,7 +75,7 @@ export async function sftStep<T extends Tensor>(model: Transformer<T>, opt: Adam
     at.forEach((i, j) => {
       if (part.mask[i] === 1) (logpSum += logp[j]!), (entropySum += entropy[j]!);
     });
-    const dlogp = be.fromArray(Float32Array.from(at, (i) => -part.mask[i]! / rows.weightSum), [at.length], 'sft.dlogp');
+    const dlogp = be.fromArray(Float32Array.from(at, (i) => -part.mask[i]! / rows.actionTokens), [at.length], 'sft.dlogp');
     model.backward(st, dlogp, opt.grads);
     be.free(dlogp);
     freeBatch(model, batch);
@@ -101,7 +98,6 @@ export async function dapoStep<T extends Tensor>(
 ): Promise<StepMetrics> {
   const be = model.be;
   if (rows.actionTokens === 0) throw new Error('dapoStep: the batch has no action tokens to train on');
-  if (rows.weightSum !== rows.actionTokens) throw new Error('dapoStep: the rows score context tokens; DAPO trains on action tokens only (pack them without a context weight)');
   const t0 = performance.now();
   const sums = [0, 0, 0, 0]; // loss, clip fraction low, high, approx. KL: each Σ/denom over the batch
   let drift = 0, entropySum = 0, scored = 0;
@@ -135,7 +131,7 @@ export async function dapoStep<T extends Tensor>(
 /**
  * No gradient: the tempered logits (M, V) and log-probs (M) of the scored (mask 1) targets under the
  * current weights, in position order. The learner of a shared run checks a contributor's sampled ids
- * and behaviour log-probs with it (src/dist/verify.ts). Under recompute, so only each layer's input
+ * and behaviour log-probs with it (src/share/verify.ts). Under recompute, so only each layer's input
  * is held at once.
  */
 export async function scoreActions<T extends Tensor>(model: Transformer<T>, rows: PackedRows, temperature = 1): Promise<{ at: number[]; logits: Float32Array; logp: Float32Array; V: number }> {

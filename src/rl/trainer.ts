@@ -1,7 +1,7 @@
-// The pipeline driver: base → RFT → DAPO (stages 1 and 2) → evaluation after each phase, from one
+// The pipeline driver: base → RFT → DAPO → evaluation after each phase, from one
 // resolved config, resumable. Every random choice comes from seedFor(config.seed, …), and state is
 // checkpointed at phase ends and every run.checkpointEvery DAPO iterations (weights, AdamW moments,
-// curriculum tallies, results so far), so a resumed run reproduces an uninterrupted one's metrics
+// results so far), so a resumed run reproduces an uninterrupted one's metrics
 // (wall-clock timings aside).
 import { SYSTEM_PROMPT } from '../agent/prompt.ts';
 import { episodeSketch } from '../agent/sketch.ts';
@@ -22,7 +22,6 @@ import type { Trajectory, TurnRecord } from '../agent/trajectory.ts';
 import type { MetricRecord, PhaseWeights, RunStore, TrainerState } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
-import { Curriculum } from './curriculum.ts';
 import { gainText, phaseGains } from './gains.ts';
 import { phaseContext, runSandbox } from './session.ts';
 import { behaviourCloning, dapoIteration, evaluate, newOptimizer, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts } from './phases.ts';
@@ -59,7 +58,7 @@ export interface TrainerEnv<T extends Tensor> {
   /** The pretrained model a run names in model.preset (a folder or Hub id under the CLI, a cached
    *  model in the app), loaded by the caller: the core reads no files and fetches nothing. */
   pretrained?: LoadedModel;
-  /** A shared run (`--share`): DAPO's rounds go to contributors through this learner (src/dist/learner.ts),
+  /** A shared run (`--share`): DAPO's rounds go to contributors through this learner (src/share/learner.ts),
    *  started with the run's manifest before the first phase. */
   share?: RemoteRollouts & { start(manifest: { config: Record<string, unknown>; model: { config: Record<string, unknown>; tokenizerJson: object; tokenizerConfig: object } }): Promise<void> };
 }
@@ -228,7 +227,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     if (phase === 'rft') await rejectionFineTuning(ctx);
     if (phase === 'dapo') {
       const opt = newOptimizer(ctx);
-      const dst = { iteration: resumeStep, optimizerStep: 0, curriculum: new Curriculum() };
+      const dst = { iteration: resumeStep, optimizerStep: 0 };
       if (resumeStep > 0 && ck) {
         if (ck.adamM && ck.adamV) {
           for (const [n, m] of opt.m) env.be.free(m), opt.m.set(n, env.be.fromArray(ck.adamM.get(n)!, m.shape, `adam.m:${n}`));
@@ -236,23 +235,17 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
         }
         opt.step = state.optimizerStep;
         dst.optimizerStep = state.optimizerStep;
-        dst.curriculum = Curriculum.fromJSON((state.extra.curriculum as Record<string, { attempts: number; solved: number }>) ?? {});
       }
-      // The curriculum's tallies start from the RFT rollouts (which tasks the policy can sometimes solve).
-      if (resumeStep === 0) {
-        for (const t of (await store.readTrajectories('rft', 0)) as Trajectory[]) dst.curriculum.record(t.task_id, t.reward.tests === 1);
-      }
-      const total = cfg.dapo.iterations + cfg.dapo.stage2Iterations;
+      const total = cfg.dapo.iterations;
       for (; dst.iteration < total; dst.iteration++) {
         if (stop()) break;
-        const stage = dst.iteration < cfg.dapo.iterations ? 1 : 2;
-        const row = await dapoIteration(ctx, opt, dst, stage);
+        const row = await dapoIteration(ctx, opt, dst);
         if (!row) break; // stopped during its rollouts
         await ctx.log([row]);
         ctx.progress({ phase: 'dapo', stage: 'iterations', done: dst.iteration + 1, total });
         opt.step = dst.optimizerStep;
         if ((dst.iteration + 1) % cfg.run.checkpointEvery === 0 && dst.iteration + 1 < total) {
-          await checkpoint({ phase: 'dapo', step: dst.iteration + 1, done: state.done, metricsCount, optimizerStep: dst.optimizerStep, extra: { curriculum: dst.curriculum.toJSON() } }, opt);
+          await checkpoint({ phase: 'dapo', step: dst.iteration + 1, done: state.done, metricsCount, optimizerStep: dst.optimizerStep, extra: {} }, opt);
         }
       }
     }

@@ -23,7 +23,7 @@ export interface TrainerState {
   metricsCount: number;
   /** Optimiser step count (AdamW bias correction). */
   optimizerStep: number;
-  /** Per-task tallies for the stage-2 curriculum, and anything else phases keep. */
+  /** What else a phase keeps across a resume (the results so far; `sft` for a checkpoint inside cloning or RFT). */
   extra: Record<string, unknown>;
 }
 

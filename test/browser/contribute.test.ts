@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { RunBus } from '../../src/dist/bus.ts';
-import { SharedRollouts } from '../../src/dist/learner.ts';
-import { contribute } from '../../src/dist/contributor.ts';
-import { inboxPrefix } from '../../src/dist/server-config.ts';
+import { RunBus } from '../../src/share/bus.ts';
+import { SharedRollouts } from '../../src/share/learner.ts';
+import { contribute } from '../../src/share/contributor.ts';
+import { inboxPrefix } from '../../src/share/server-config.ts';
 import { FastCpuBackend } from '../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../src/rl/config.ts';
 import { train } from '../../src/rl/trainer.ts';
@@ -51,7 +51,7 @@ describe.skipIf(noBrowserReason || noNatsReason)('contributing from a browser ta
 
   it('plays the work items of a learner in Node, and every group it sends is accepted', async () => {
     const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
-    const share = new SharedRollouts(new RunBus(nc, 'tab1'), { limits: { maxResultBytes: 4 << 20, maxOffPolicy: 0, logprobTolerance: 2e-3 }, leaseSeconds: 60, maxAttempts: 2, roundSeconds: 240 });
+    const share = new SharedRollouts(new RunBus(nc, 'tab1'), { limits: { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 }, leaseSeconds: 60, maxAttempts: 2, roundSeconds: 240 });
     const store = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-tab-')));
     const learner = train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
 

@@ -15,7 +15,7 @@ const RUN = 'nano-device-loss';
  *  SwiftShader is slow; more DAPO iterations than the test waits for. */
 const OVERRIDES = {
   'model.preset': 'nano', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1,
-  'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 8, 'agent.observationTokens': 16, 'bc.episodes': 2, 'bc.epochs': 0, 'bc.daggerRounds': 0,
+  'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 8, 'agent.observationTokens': 16, 'bc.episodes': 2, 'bc.epochs': 0,
   'run.phases': 'dapo', 'dapo.iterations': 100, 'dapo.tasksPerIteration': 1, 'dapo.groupSize': 2, 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': 1, 'dapo.optimizerSteps': 1, 'eval.samples': 1, 'run.checkpointEvery': 1, 'agent.sandbox': 'worker',
 };
@@ -46,7 +46,7 @@ describe.skipIf(noBrowserReason)('a run whose GPU device is lost', () => {
     // The hook refuses while no run has used WebGPU in this worker.
     expect(await page.evaluate(() => (window as any).webswe.trainer.loseDeviceForTest().then(() => 'lost', (e: Error) => e.message)))
       .toMatch(/^no WebGPU backend has been opened in this worker/);
-    await page.evaluate((o) => (window as any).webswe.trainer.startRun({ name: 'nano-device-loss', preset: 'micro', backend: 'cpu', overrides: o }), OVERRIDES);
+    await page.evaluate((o) => (window as any).webswe.trainer.startRun({ name: 'nano-device-loss', preset: 'micro', backend: 'fast-cpu', overrides: o }), OVERRIDES);
     await page.goto(`${baseUrl}#/run/${RUN}`);
     await page.waitForFunction(() => document.querySelector('#run-checkpoint')?.getAttribute('data-phase') === 'dapo'
       && document.querySelector('#run-status')?.getAttribute('data-status') === 'running', undefined, { timeout: 240_000 });

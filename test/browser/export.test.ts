@@ -24,7 +24,7 @@ const RUN = 'export-src';
 const SETTINGS = {
   'model.preset': 'nano', 'tasks.train': 'idb:tasks/mine.jsonl', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 48,
-  'bc.episodes': 2, 'bc.epochs': 0, 'bc.daggerRounds': 0, 'eval.samples': 1, 'run.phases': 'base',
+  'bc.episodes': 2, 'bc.epochs': 0, 'eval.samples': 1, 'run.phases': 'base',
 };
 /** The imported copy that has a phase left: one DAPO iteration of one group of two (dropped by shrink: all rewards equal). */
 const CONTINUE = {
@@ -109,7 +109,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
   });
 
   it('trains a nano run on the imported set and downloads its episodes as ATIF JSON and SFT JSONL', async () => {
-    await api('startRun', { name: RUN, preset: '', overrides: SETTINGS, backend: 'cpu' });
+    await api('startRun', { name: RUN, preset: '', overrides: SETTINGS, backend: 'fast-cpu' });
     const run = await settled(RUN);
     expect(run.status, run.error?.message).toBe('done');
     const steps = await api<{ phase: string; step: number }[]>('listTrajectorySteps', RUN);

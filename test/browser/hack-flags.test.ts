@@ -14,7 +14,7 @@ const trajectory = (task: string, flags: string[], reward: number) => ({
   format: 'webswe-trajectory', version: 1, task_id: task, repo: task, seed: 1, policy: 'model', policy_version: 3, sandbox: 'worker',
   system: 'Fix the bug.', prompt: `Fix ${task}.`, budget_unit: 'tokens', context_used: 120, action_tokens: 20,
   turns: [{ index: 0, text: '```command\nsubmit\n```', command: { name: 'submit' }, format_error: null, status: 'ok', observation: '', observation_cut: 0, exit_code: null, timing: { policy_ms: 5, exec_ms: 1 } }],
-  reward: { tests: reward, length_penalty: 0, overlong_penalty: 0, total: reward },
+  reward: { tests: reward, length_penalty: 0, total: reward },
   tests: { passed: reward ? ['t'] : [], failed: reward ? [] : ['t'], timed_out: false },
   hack_flags: flags, end_reason: 'submitted', final_diff: '', timing: { total_ms: 10, policy_ms: 5, sandbox_ms: 1, reward_ms: 4 },
 });

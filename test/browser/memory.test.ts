@@ -92,7 +92,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
 
     // The worker's own check, for a caller that skips the form.
     const err = await page.evaluate(() =>
-      (window as any).webswe.trainer.startRun({ name: 'too-big-api', preset: 'tiny', backend: 'cpu', overrides: { 'agent.contextTokens': 131072, 'model.passTokens': 0, 'agent.sandbox': 'worker' } })
+      (window as any).webswe.trainer.startRun({ name: 'too-big-api', preset: 'tiny', backend: 'fast-cpu', overrides: { 'agent.contextTokens': 131072, 'model.passTokens': 0, 'agent.sandbox': 'worker' } })
         .then(() => null, (e: Error) => ({ name: e.name, message: e.message })));
     expect(err).toEqual({ name: 'ConfigError', message: expect.stringMatching(/^agent\.contextTokens: this run will not fit: it needs [\d.]+ GiB .* To fit: lower agent\.contextTokens to \d+/) });
     expect(await page.evaluate(() => (window as any).webswe.trainer.getRun('too-big-api'))).toBeNull();

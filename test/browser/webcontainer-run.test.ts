@@ -19,8 +19,8 @@ const RUN = 'nano-webcontainer';
 /** run.test.ts's nano run, shorter: expert episodes and a behaviour-cloning step in base, two DAPO iterations. */
 const SETTINGS: Record<string, string | boolean> = {
   'model.preset': 'nano', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
-  'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1', 'bc.daggerRounds': '0',
-  'run.phases': 'base,dapo', 'dapo.iterations': '2', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
+  'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1',
+  'bc.copyDrills': '0', 'bc.drillSteps': '0', 'bc.expertGuesses': '0', 'run.phases': 'base,dapo', 'dapo.iterations': '2', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
   // Every episode's grading runs in the container (the test counts them): no answers from the test-run cache, and
   // the episodes that end at the turn limit without submitting (all of them here) are graded too.
@@ -28,6 +28,8 @@ const SETTINGS: Record<string, string | boolean> = {
   // The library tasks and SEARCH/REPLACE edits, whose expert needs more than three turns to fix a bug
   // (micro's own level-0 expert fixes one in two).
   'tasks.train': 'public/tasks/train.jsonl', 'tasks.test': 'public/tasks/test.jsonl', 'tasks.difficulty': 'any', 'agent.editCommand': 'replace',
+  // A second a command, as this run was sized (micro's 250 ms limit is set for level-0 tests).
+  'agent.commandTimeoutMs': '1000',
 };
 
 /** What the stand-in counts, read back from the page. */
@@ -225,8 +227,8 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
     await page.reload();
     await page.waitForSelector('#new-run');
     await page.evaluate(installStandIn, REPORTER_MARK);
-    // micro-v1: behaviour cloning without micro's copy drills (hundreds of steps), as SETTINGS sizes the run.
-    await page.getByLabel('Preset', { exact: true }).selectOption('micro-v1');
+    // micro, its copy drills and guesses off in SETTINGS, which sizes the run.
+    await page.getByLabel('Preset', { exact: true }).selectOption('micro');
     for (const [path, v] of Object.entries(SETTINGS)) {
       const field = page.getByLabel(path, { exact: true });
       if (typeof v === 'boolean') await field.setChecked(v);

@@ -7,8 +7,8 @@ import { nodeContext } from '../../src/gpu/adapter.node.ts';
 import { GpuContext, sizeClass } from '../../src/gpu/context.ts';
 import { GpuDeviceLostError, GpuOutOfMemoryError, KernelCompileError } from '../../src/gpu/errors.ts';
 import { kernelSource, overrideKernelSource } from '../../src/gpu/kernels.ts';
-import { MATMUL } from '../../src/ops/matmul.ts';
-import { WebGpuBackend } from '../../src/ops/webgpu.ts';
+import { MATMUL } from '../../src/ops/webgpu/matmul.ts';
+import { WebGpuBackend } from '../../src/ops/webgpu/backend.ts';
 import { gpuIt, sharedContext } from '../helpers/gpu.ts';
 
 describe('GpuContext', () => {

@@ -1,9 +1,9 @@
 // Seeded inputs for the attention group's GPU tests: one case description, the same arrays uploaded
 // to the WebGPU backend and wrapped for the CPU reference.
 import type { Tolerance } from '../../src/ops/compare.ts';
-import { CpuBackend } from '../../src/ops/cpu.ts';
+import { CpuBackend } from '../../src/ops/reference/backend.ts';
 import type { CpuTensor, GpuTensor } from '../../src/ops/tensor.ts';
-import type { WebGpuBackend } from '../../src/ops/webgpu.ts';
+import type { WebGpuBackend } from '../../src/ops/webgpu/backend.ts';
 import { Rng } from '../../src/random.ts';
 
 export interface AttentionCase {

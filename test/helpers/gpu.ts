@@ -3,7 +3,7 @@
 import { it, type TestContext } from 'vitest';
 import { nodeContext, probeNodeAdapter } from '../../src/gpu/adapter.node.ts';
 import type { GpuContext } from '../../src/gpu/context.ts';
-import { WebGpuBackend } from '../../src/ops/webgpu.ts';
+import { WebGpuBackend } from '../../src/ops/webgpu/backend.ts';
 
 const probe = await probeNodeAdapter();
 export const noGpuReason = probe.adapter ? null : `no WebGPU adapter (${probe.reason})`;

@@ -153,7 +153,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     bar.max = Math.max(1, p.total);
     bar.value = p.done;
     const phases = String(run?.config?.['run.phases'] ?? '').split(',').map((s) => s.trim());
-    const k = phases.indexOf(p.phase.replace(/^dapo2$/, 'dapo'));
+    const k = phases.indexOf(p.phase);
     progressText.textContent = `${p.phase}${k >= 0 ? ` (phase ${k + 1} of ${phases.length})` : ''} · ${p.stage}: ${p.done} / ${p.total}`;
     const s = etaOf.seconds(p, at), whole = runEtaOf.seconds(p, at);
     eta.dataset.runSeconds = whole === null ? '' : String(Math.round(whole));

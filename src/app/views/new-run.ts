@@ -101,7 +101,7 @@ export function renderNewRun(root: HTMLElement): () => void {
   const presetIn = el('select', { id: 'run-preset', name: 'preset', 'aria-describedby': 'run-preset-doc' },
     ...Object.entries(RUN_PRESETS).map(([k, p]) => el('option', { value: k, title: p.description }, k)), el('option', { value: '' }, 'none (config defaults)'));
   const backendIn = el('select', { id: 'run-backend', name: 'backend', 'aria-describedby': 'run-backend-doc' },
-    el('option', { value: 'auto' }, 'auto'), el('option', { value: 'webgpu' }, 'webgpu'), el('option', { value: 'wasm' }, 'wasm (CPU, all cores)'), el('option', { value: 'cpu' }, 'cpu (JS, one thread)'));
+    el('option', { value: 'auto' }, 'auto'), el('option', { value: 'webgpu' }, 'webgpu'), el('option', { value: 'wasm' }, 'wasm (CPU, all cores)'), el('option', { value: 'fast-cpu' }, 'fast-cpu (JS, one thread)'));
   const presetDoc = el('small', { id: 'run-preset-doc' });
   const runFieldset = el('fieldset', {}, el('legend', {}, 'Run'),
     el('div', { class: 'field' }, el('label', { for: 'run-name' }, 'Run name'), nameIn, el('small', { id: 'run-name-doc' }, 'unique in this browser; empty: <preset>-seed<seed>-<time>')),

@@ -99,7 +99,7 @@ function renderEpisodeBody(t: TrajectoryView): HTMLElement[] {
   const facts: [string, string][] = [
     ['task', t.task_id], ['policy', `${t.policy} (version ${t.policy_version})`], ['seed', String(t.seed)], ['sandbox', t.sandbox],
     ['end', `${t.end_reason.replace('_', ' ')} after ${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}${t.error ? ` (${t.error})` : ''}`],
-    ['reward', `${num(r.total, 4)} (tests ${r.tests}, length penalty ${num(r.length_penalty, 4)}${r.overlong_penalty ? `, overlong ${num(r.overlong_penalty, 4)}` : ''})`],
+    ['reward', `${num(r.total, 4)} (tests ${r.tests}, length penalty ${num(r.length_penalty, 4)})`],
     ['tests', t.tests.graded === false ? 'not run (the episode did not submit)' : `${t.tests.passed.length} of ${t.tests.passed.length + t.tests.failed.length} pass${t.tests.timed_out ? ' (time limit hit)' : ''}${t.tests.problems?.length ? `; the report was not trusted: ${t.tests.problems.join('; ')}` : ''}`],
     ['hack flags', t.hack_flags?.length ? t.hack_flags.map((f) => `${f} (${HACK_FLAG_TEXT[f]})`).join('; ') : 'none'],
     ['context', `${t.context_used} ${t.budget_unit}, ${t.action_tokens} in assistant turns`],

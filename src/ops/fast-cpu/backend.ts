@@ -3,7 +3,7 @@
 // reference's vocabulary sort — the trainer's engine where no usable GPU exists (`--backend cpu`).
 // Every other op, and the tensors, are CpuBackend's; CpuBackend stays the oracle
 // (test/unit/ops/fast-cpu.test.ts compares each override against the references).
-import { CpuBackend } from '../cpu.ts';
+import { CpuBackend } from '../reference/backend.ts';
 import { attention, attentionBackward } from './attention.ts';
 import { attentionCached } from './attention_cached.ts';
 import { logprobs, logprobsBackward } from './logprobs.ts';

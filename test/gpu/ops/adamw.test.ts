@@ -1,9 +1,9 @@
 // adamw WGSL kernel against the CPU reference over several steps, with the clip coefficient read
 // from a norm computed on the GPU (no readback) and without clipping, and on the 2-D grid.
 import { describe, expect } from 'vitest';
-import { adamw as adamwGpu } from '../../../src/ops/adamw.ts';
+import { adamw as adamwGpu } from '../../../src/ops/webgpu/adamw.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';
 

@@ -6,7 +6,7 @@
 // dot products and a ≤ S-term softmax merged over spans, inputs in [−1, 1), against the f64 reference.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { attentionCached, kvWrite } from '../../../src/ops/reference/attention_cached.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';

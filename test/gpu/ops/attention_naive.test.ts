@@ -3,7 +3,7 @@
 // FWD (atol 1e-5, rtol 1e-4) for out, LSE (atol 1e-5, rtol 1e-5), BWD (atol 1e-5, rtol 1e-3) for the
 // gradients (sums of ≤ G·T products of recomputed probabilities, in another order than the reference).
 import { describe, expect } from 'vitest';
-import { naiveAttention, naiveAttentionBackward } from '../../../src/ops/attention_naive.ts';
+import { naiveAttention, naiveAttentionBackward } from '../../../src/ops/webgpu/attention_naive.ts';
 import { compareArrays, type Tolerance } from '../../../src/ops/compare.ts';
 import { attention, attentionBackward } from '../../../src/ops/reference/attention.ts';
 import { attentionInputs, packedWithPadding, type AttentionCase } from '../../helpers/attention.ts';

@@ -5,7 +5,7 @@
 // SwiftShader: max abs 2.9e-6 at R = 1500 against atol 7.7e-5).
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { colSum } from '../../../src/ops/reference/col_sum.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';

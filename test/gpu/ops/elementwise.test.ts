@@ -3,7 +3,7 @@
 // Tolerance: exact. One f32 add or multiply is correctly rounded in WGSL and in the reference.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { add, scale } from '../../../src/ops/reference/elementwise.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';

@@ -7,8 +7,8 @@
 // measured on SwiftShader: max abs 3.8e-6).
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
-import { sortIdPositions } from '../../../src/ops/embedding.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
+import { sortIdPositions } from '../../../src/ops/webgpu/embedding.ts';
 import { embedding, embeddingBackward } from '../../../src/ops/reference/embedding.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';

@@ -3,7 +3,7 @@
 // Tolerance: exact (a copy).
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { gatherRows } from '../../../src/ops/reference/gather_rows.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';

@@ -3,8 +3,8 @@
 // tail), an empty list, and bitwise determinism.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
-import { gradNormWorkgroups } from '../../../src/ops/grad_norm.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
+import { gradNormWorkgroups } from '../../../src/ops/webgpu/grad_norm.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';
 

@@ -4,10 +4,10 @@
 // backward with and without the entropy gradient and in place, and bitwise determinism.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
-import { logprobs as logprobsGpu } from '../../../src/ops/logprobs.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
+import { logprobs as logprobsGpu } from '../../../src/ops/webgpu/logprobs.ts';
 import type { Tensor } from '../../../src/ops/tensor.ts';
-import type { WebGpuBackend } from '../../../src/ops/webgpu.ts';
+import type { WebGpuBackend } from '../../../src/ops/webgpu/backend.ts';
 import { Rng } from '../../../src/random.ts';
 import { gpuIt, sharedBackend } from '../../helpers/gpu.ts';
 

@@ -8,7 +8,7 @@
 // checked as tightly as rstd ~1. Measured on SwiftShader: max abs ≤ 2e-6, ~1e-7 relative to max.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { rmsnorm, rmsnormBackward } from '../../../src/ops/reference/rmsnorm.ts';
 import type { TypedArray } from '../../../src/ops/tensor.ts';
 import { Rng } from '../../../src/random.ts';

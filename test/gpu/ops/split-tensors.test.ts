@@ -1,4 +1,4 @@
-// Tensors larger than the binding limit, split into row chunks (src/ops/split.gpu.ts): a second
+// Tensors larger than the binding limit, split into row chunks (src/ops/webgpu/split.ts): a second
 // GpuContext on the shared device with a 4 KiB binding limit (every storage buffer it creates is
 // refused past that) runs each split-aware op and a whole model (embedding, lm_head and MLP weights,
 // logits split), against the same work under the device's own limit (nothing split).
@@ -20,13 +20,13 @@ import { initParams } from '../../../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { compareArrays, type Tolerance } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import type { MatmulOptions } from '../../../src/ops/matmul.shape.ts';
 import { MATMUL_TOLERANCE } from '../../../src/ops/selfcheck.ts';
-import { chunkPlan, chunksOf, isSplit } from '../../../src/ops/split.gpu.ts';
+import { chunkPlan, chunksOf, isSplit } from '../../../src/ops/webgpu/split.ts';
 import type { BackendCore, MatmulOps } from '../../../src/ops/backend.ts';
 import type { GpuTensor, Tensor, TypedArray } from '../../../src/ops/tensor.ts';
-import { WebGpuBackend } from '../../../src/ops/webgpu.ts';
+import { WebGpuBackend } from '../../../src/ops/webgpu/backend.ts';
 import { Rng } from '../../../src/random.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { gpuIt, sharedBackend, sharedContext } from '../../helpers/gpu.ts';

@@ -6,7 +6,7 @@
 // SwiftShader: max abs 1e-6 on |h| ≤ 30, max rel 1e-5 on dgate.
 import { describe, expect } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { swiglu, swigluBackward } from '../../../src/ops/reference/swiglu.ts';
 import type { TypedArray } from '../../../src/ops/tensor.ts';
 import { Rng } from '../../../src/random.ts';

@@ -34,7 +34,7 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     const t = await runEpisode(task, replay, memory, opts({ maxTurns: 4, reward: { ...base.reward, lengthThreshold: 2 } }));
     expect(t.end_reason).toBe('max_turns');
     expect(t.turns).toHaveLength(4);
-    expect(t.reward).toEqual({ tests: 0, length_penalty: (2 - 4) / (4 - 2), overlong_penalty: 0, total: -1 });
+    expect(t.reward).toEqual({ tests: 0, length_penalty: (2 - 4) / (4 - 2), total: -1 });
   });
   it('grades an episode that did not submit only with gradeUnsubmitted (its reward is 0 either way)', async () => {
     // The fix is in place when the turn limit ends the episode: graded, its tests pass; not graded, none run.
@@ -119,15 +119,6 @@ describe('episode limits and end reasons (memory sandbox)', () => {
     await runEpisode(task, policy, memory, opts({ maxTurns: 3, actionTokens: 100000, contextTokens: 3000, reward: { ...base.reward, lengthPenalty: false } }));
     expect(seen[0]).toBeLessThan(3000);
     expect(seen[1]).toBeLessThan(seen[0]!);
-  });
-  it("applies DAPO's overlong shaping to the action tokens when enabled", async () => {
-    const long = turn({ name: 'view', path: 'src/clamp.js' }, 'y'.repeat(300)); // ~90 budget units per turn
-    const reward = { ...base.reward, lengthPenalty: false, overlongBuffer: true, maxResponseTokens: 200, overlongBufferLen: 100, overlongPenaltyFactor: 1 };
-    const inBuffer = await runEpisode(task, new ReplayPolicy([long, long]), memory, opts({ maxTurns: 2, reward }));
-    expect(inBuffer.action_tokens).toBeGreaterThan(100);
-    expect(inBuffer.reward.overlong_penalty).toBeCloseTo((100 - inBuffer.action_tokens) / 100);
-    const beyond = await runEpisode(task, new ReplayPolicy([long, long, long]), memory, opts({ maxTurns: 3, reward }));
-    expect(beyond.reward.overlong_penalty).toBe(-1);
   });
   it('counts format errors as turns and records them; the observation shows the expected form', async () => {
     const t = await runEpisode(task, new ReplayPolicy(['I will just think.', turn({ name: 'submit' }) + '\nextra']), memory, opts({ maxTurns: 2, reward: { ...base.reward, lengthPenalty: false } }));

@@ -1,8 +1,8 @@
 // The smallest edit command, sub [PATH] [LINE] OLD NEW (text that occurs once in the file, or once on the
 // named line, becomes other text), and undo: parsing and round trips, the tool's refusals (absent,
 // ambiguous with the lines named, past the end, breaking the syntax), undo of every kind of change,
-// the candidate hints (agent.subHints after a refusal, agent.viewHints after a whole-file view, agent.triedHints
-// after an undo), and the experts' choice of the shortest unique OLD.
+// the candidate hints (agent.viewHints after a whole-file view, agent.triedHints after an undo, agent.triedOnRefusal
+// after a refusal), and the experts' choice of the shortest unique OLD.
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseTurn, type Command } from '../../../src/agent/commands.ts';
 import { fixCommands, subBetween } from '../../../src/agent/expert-plan.ts';
@@ -79,13 +79,11 @@ describe('sub and undo: the tool', () => {
     expect(c.sandbox.files['src/f.js']).toBe(CODE);
     expect(c.history).toEqual([]);
   });
-  it('with agent.subHints, a refusal lists the operators and numbers that occur once (what a one-token sub can name)', async () => {
+  it('lists the operators and numbers that occur once (what a one-token sub can name); a refusal names none by default', async () => {
     expect(onceTokens(CODE)).toEqual(['<=', '++', '+=']); // "1" occurs twice, "+" inside "++" and "+="
     expect(onceTokens('a === b && c !== 10 || d >= 2.5')).toEqual(['===', '&&', '!==', '10', '||', '>=', '2.5']);
-    const c = { ...ctx(), subHints: true };
-    expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\noperators and numbers that occur once: <= ++ +=');
-    expect((await runTool(c, { name: 'sub', old: '1', new: '0' })).observation).toMatch(/^src\/f.js unchanged: "1" occurs 2 times, .*\noperators and numbers that occur once: <= \+\+ \+=$/);
-    expect((await runTool(ctx(), { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file'); // off by default
+    expect((await runTool(ctx(), { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file');
+    expect((await runTool(ctx(), { name: 'sub', old: '1', new: '0' })).observation).toMatch(/^src\/f.js unchanged: "1" occurs 2 times, [^\n]*$/);
   });
   it('with agent.viewHints, a view of the whole file ends with those candidates; a partial view does not', async () => {
     const c = { ...ctx(), viewHints: true };
@@ -110,9 +108,9 @@ describe('sub and undo: the tool', () => {
     await runTool(off, { name: 'sub', old: '++', new: '--' });
     expect((await runTool(off, { name: 'undo' })).observation).toBe('undone: src/f.js is back as it was (7 lines)'); // off by default
   });
-  it('with agent.triedOnRefusal, every refused sub ends with the candidates not yet tried (in place of agent.subHints)', async () => {
+  it('with agent.triedOnRefusal, every refused sub ends with the candidates not yet tried', async () => {
     expect(() => resolveConfig({ 'agent.triedOnRefusal': true })).toThrow(/agent\.triedOnRefusal.*agent\.triedHints=true/);
-    const c = { ...ctx(), triedHints: true, triedOnRefusal: true, subHints: true, tried: [] as { old: string; new: string }[] };
+    const c = { ...ctx(), triedHints: true, triedOnRefusal: true, tried: [] as { old: string; new: string }[] };
     const untried = (list: string) => new RegExp(`\\nnot yet tried: ${list.replace(/[+*]/g, '\\$&')}$`);
     expect((await runTool(c, { name: 'sub', old: '===', new: '!==' })).observation).toBe('src/f.js unchanged: "===" is not in the file\nnot yet tried: <= ++ +=');
     await runTool(c, { name: 'sub', old: '++', new: '--' });

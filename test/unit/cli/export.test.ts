@@ -14,13 +14,13 @@ const webswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args]
 const SET = [
   'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
-  'bc.episodes=3', 'bc.epochs=1', 'bc.daggerRounds=0', 'eval.samples=2',
+  'bc.episodes=3', 'bc.epochs=1', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=2',
 ].flatMap((s) => ['--set', s]);
 
 describe('webswe export', () => {
   it("writes every stored episode of a run as ATIF or SFT JSONL", () => {
     const run = join(mkdtempSync(join(tmpdir(), 'webswe-export-')), 'run');
-    const t = webswe('train', '--preset', 'micro-v1', '--out', run, ...SET);
+    const t = webswe('train', '--preset', 'micro', '--out', run, ...SET);
     expect(t.status, t.stderr).toBe(0);
     const stored = readdirSync(join(run, 'trajectories')).reduce((a, f) => a + readFileSync(join(run, 'trajectories', f), 'utf8').trim().split('\n').length, 0);
     expect(stored).toBe(3 + 2); // three expert episodes, two evaluation samples

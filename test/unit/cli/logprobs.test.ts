@@ -16,7 +16,7 @@ describe('webswe logprobs', () => {
   it('matches the PyTorch reference (CPU backend)', () => {
     const ref = JSON.parse(readFileSync(`${MODELS_DIR}qwen2/reference.json`, 'utf8')) as ModelReference;
     const ids = ref.input_ids[0]!;
-    const r = webswe('logprobs', '--model', `${MODELS_DIR}qwen2`, '--ids', ids.join(','), '--backend', 'cpu', '--json');
+    const r = webswe('logprobs', '--model', `${MODELS_DIR}qwen2`, '--ids', ids.join(','), '--backend', 'fast-cpu', '--json');
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.ids).toEqual(ids);
@@ -39,7 +39,7 @@ describe('webswe logprobs', () => {
   };
 
   it('refuses a truncated safetensors file in one line', () => {
-    const r = webswe('logprobs', '--model', broken((b) => b.subarray(0, b.length - 1000)), '--ids', '1,2', '--backend', 'cpu');
+    const r = webswe('logprobs', '--model', broken((b) => b.subarray(0, b.length - 1000)), '--ids', '1,2', '--backend', 'fast-cpu');
     expectOneLineRefusal(r, /model\.safetensors.*(truncated|ends at byte)/);
   });
   it('refuses a header lying about offsets', () => {
@@ -50,14 +50,14 @@ describe('webswe logprobs', () => {
       header[first].data_offsets[1] += 10 ** 7;
       const text = Buffer.from(JSON.stringify(header).padEnd(n, ' '));
       return Buffer.concat([b.subarray(0, 8), text.subarray(0, n), b.subarray(8 + n)]);
-    }), '--ids', '1,2', '--backend', 'cpu');
+    }), '--ids', '1,2', '--backend', 'fast-cpu');
     expectOneLineRefusal(r, /model\.safetensors/);
   });
   it('refuses an unsupported config and bad ids', () => {
     const dir = broken((b) => b);
     const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...cfg, num_key_value_heads: 3 }));
-    expectOneLineRefusal(webswe('logprobs', '--model', dir, '--ids', '1,2', '--backend', 'cpu'), /num_key_value_heads/);
-    expectOneLineRefusal(webswe('logprobs', '--model', `${MODELS_DIR}qwen2`, '--ids', '1,x', '--backend', 'cpu'), /--ids: "x" is not a token id/);
+    expectOneLineRefusal(webswe('logprobs', '--model', dir, '--ids', '1,2', '--backend', 'fast-cpu'), /num_key_value_heads/);
+    expectOneLineRefusal(webswe('logprobs', '--model', `${MODELS_DIR}qwen2`, '--ids', '1,x', '--backend', 'fast-cpu'), /--ids: "x" is not a token id/);
   });
 });

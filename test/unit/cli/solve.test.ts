@@ -24,8 +24,8 @@ describe.concurrent('webswe solve', () => {
     expect(doc.turns.at(-1).command).toEqual({ name: 'submit' });
     expect(doc.final_diff).toMatch(/\+ {2}if \(x > hi\) return hi;/);
   });
-  it('--guesses with --set bc.expertGuessOrder=last and agent.subTests=true: guesses from the list\'s end, one sub each', async () => {
-    const set = ['agent.editCommand=sub', 'agent.viewHints=true', 'agent.triedHints=true', 'agent.testReport=brief', 'bc.expertGuessOrder=last', 'agent.subTests=true'];
+  it('--guesses with --set agent.subTests=true: guesses from the list\'s end, one sub each', async () => {
+    const set = ['agent.editCommand=sub', 'agent.viewHints=true', 'agent.triedHints=true', 'agent.testReport=brief', 'agent.subTests=true'];
     const r = await webswe('--task', 'public/tasks/level0/val.jsonl', '--index', '0', '--guesses', '3', '--style', 'bare', '--json', '--set', ...set);
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout);

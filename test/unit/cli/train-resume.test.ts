@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 // nano on two fixture tasks, base only: 16 cloning steps of one episode each, a checkpoint every 4.
-const SET = ['--preset', 'micro-v1', ...[
+const SET = ['--preset', 'micro', ...[
   'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
-  'bc.episodes=8', 'bc.epochs=2', 'bc.batchEpisodes=1', 'bc.daggerRounds=0', 'eval.samples=1', 'run.checkpointSteps=4',
+  'bc.episodes=8', 'bc.epochs=2', 'bc.batchEpisodes=1', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=1', 'run.checkpointSteps=4',
 ].flatMap((s) => ['--set', s])];
 
 const metrics = (dir: string) =>

@@ -10,16 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
-// micro-v1 (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning, one small DAgger round
-// (generation against the KV cache), then evaluation.
+// The micro model (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning (no copy drills or
+// guesses), then evaluation (generation against the KV cache).
 const SET = [
   'model.preset=micro', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=2', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
-  'bc.episodes=6', 'bc.epochs=1', 'bc.batchEpisodes=2', 'bc.daggerRounds=1', 'bc.daggerEpisodes=4', 'eval.samples=2', 'eval.temperature=1',
+  'bc.episodes=6', 'bc.epochs=1', 'bc.batchEpisodes=2', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=2', 'eval.temperature=1',
 ].flatMap((s) => ['--set', s]);
 
 const train = (out: string, threads: string) =>
-  spawnSync(process.execPath, [BIN, 'train', '--preset', 'micro-v1', '--backend', 'wasm', '--threads', threads, '--seed', '3', '--out', out, ...SET], { encoding: 'utf8' });
+  spawnSync(process.execPath, [BIN, 'train', '--preset', 'micro', '--backend', 'wasm', '--threads', threads, '--seed', '3', '--out', out, ...SET], { encoding: 'utf8' });
 const metrics = (dir: string) =>
   readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => {
     const { phase, step, values } = JSON.parse(l) as { phase: string; step: number; values: Record<string, unknown> };
@@ -51,8 +51,8 @@ describe('webswe train on the wasm backend: 1 thread and 2 threads', () => {
     expect(evalRun('2')).toEqual(first);
   }, 600_000);
 
-  it('refuses a bad --threads, and --threads with another backend, in one line', () => {
-    for (const [args, msg] of [[['--threads', '0'], /--threads must be a whole number from 1 to 256, got "0"/], [['--backend', 'cpu', '--threads', '2'], /--threads applies to the wasm backend/]] as const) {
+  it('refuses a bad --threads, --threads with another backend, and the old backend name cpu, in one line', () => {
+    for (const [args, msg] of [[['--threads', '0'], /--threads must be a whole number from 1 to 256, got "0"/], [['--backend', 'fast-cpu', '--threads', '2'], /--threads applies to the wasm backend/], [['--backend', 'cpu'], /--backend cpu is now called fast-cpu/]] as const) {
       const r = spawnSync(process.execPath, [BIN, 'train', ...args, '--out', mkdtempSync(join(tmpdir(), 'webswe-threads-bad-')), ...SET], { encoding: 'utf8' });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(msg);

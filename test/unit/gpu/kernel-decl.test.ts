@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KERNELS_DIR } from '../../../src/gpu/adapter.node.ts';
 import { packParams, paramsByteSize } from '../../../src/gpu/kernel.ts';
 import { reflectWgsl } from '../../../src/gpu/wgsl-reflect.ts';
-import { KERNELS } from '../../../src/ops/registry.ts';
+import { KERNELS } from '../../../src/ops/webgpu/registry.ts';
 
 const files = readdirSync(KERNELS_DIR).filter((f) => f.endsWith('.wgsl'));
 

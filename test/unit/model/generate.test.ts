@@ -3,7 +3,7 @@
 // seeded determinism, chunked prefill equivalence, multi-turn appends, stop ids and budgets.
 import { describe, expect, it } from 'vitest';
 import { KvGenerator } from '../../../src/model/generate.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { WasmBackend } from '../../../src/ops/wasm/backend.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { loadFixtureModel } from '../../helpers/model.ts';

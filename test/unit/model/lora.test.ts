@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { adapterNames, initAdapters, loraModules, loraScale, mergeAdapters, type LoraConfig } from '../../../src/model/lora.ts';
 import { uploadParams } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { loadModelDir } from '../../../src/model/load.node.ts';

@@ -8,7 +8,7 @@ import { loadModelDir } from '../../../src/model/load.node.ts';
 import { adapterNames, initAdapters, loraModules, type LoraConfig } from '../../../src/model/lora.ts';
 import { uploadParams } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { Rng } from '../../../src/random.ts';
 import { MODELS_DIR, referenceBatch, type ModelReference } from '../../helpers/model.ts';

@@ -5,7 +5,7 @@
 // rounds every activation to f32, so errors of a few f32 ulps compound over 2 layers:
 // logits/logp atol 2e-5; gradients atol 1e-5 + rtol 1e-3 (small gradients are relatively noisier).
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { loadFixtureModel, referenceBatch } from '../../helpers/model.ts';
 

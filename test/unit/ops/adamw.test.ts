@@ -3,7 +3,7 @@
 // argument errors. (globalNorm by hand: grad_norm.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { adamw, clipCoefficient } from '../../../src/ops/reference/adamw.ts';
 import { globalNorm } from '../../../src/ops/reference/grad_norm.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';

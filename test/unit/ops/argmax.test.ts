@@ -1,6 +1,6 @@
 // argmax CPU reference by hand: the first maximum, its log-probability at temperature 1, errors.
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { argmax } from '../../../src/ops/reference/sample.ts';
 
 const be = new CpuBackend();

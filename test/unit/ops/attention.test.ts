@@ -3,11 +3,11 @@
 // the references, and shape errors; and how the WebGPU attentionCached splits the cache (no GPU needed).
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { LSE_PADDING } from '../../../src/ops/attention.shape.ts';
 import { attention, attentionBackward } from '../../../src/ops/reference/attention.ts';
 import { attentionCached, kvWrite } from '../../../src/ops/reference/attention_cached.ts';
-import { cachedPlan } from '../../../src/ops/attention_cached.ts';
+import { cachedPlan } from '../../../src/ops/webgpu/attention_cached.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import { Rng } from '../../../src/random.ts';
 import { loadOpFixture, type FixtureTensor } from '../../helpers/fixtures.ts';

@@ -2,7 +2,7 @@
 // Tolerance vs PyTorch: atol 1e-5, rtol 1e-6: ≤ 40 O(1) terms summed in f32 by torch, f64 here.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { colSum } from '../../../src/ops/reference/col_sum.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 

@@ -3,7 +3,7 @@
 // clip cases; masked garbage; argument errors.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { dapoLoss } from '../../../src/ops/reference/dapo_loss.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import { loadOpFixture, type FixtureTensor } from '../../helpers/fixtures.ts';

@@ -2,7 +2,7 @@
 // Tolerance: exact. One f32 add or multiply is correctly rounded in both torch and the reference.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { add, scale } from '../../../src/ops/reference/elementwise.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 

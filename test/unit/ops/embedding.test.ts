@@ -4,7 +4,7 @@
 // torch's f32 accumulation: atol 1e-6, rtol 1e-6 (a few f32 ulps of O(1) values).
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { embedding, embeddingBackward } from '../../../src/ops/reference/embedding.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 

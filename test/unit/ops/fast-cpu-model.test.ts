@@ -12,7 +12,7 @@ import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
 import { micro } from '../../../src/model/presets.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import { Rng } from '../../../src/random.ts';

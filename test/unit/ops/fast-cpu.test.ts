@@ -5,7 +5,7 @@
 // plus determinism, the fast exp, and the PyTorch attention fixtures.
 import { describe, expect, it } from 'vitest';
 import { compareArrays, type Tolerance } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { fexp } from '../../../src/ops/fast-cpu/exp.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import * as refAttention from '../../../src/ops/reference/attention.ts';

@@ -3,8 +3,8 @@
 // Tolerance: exact (a copy).
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
-import { grid } from '../../../src/ops/layers.gpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
+import { grid } from '../../../src/ops/webgpu/layers.ts';
 import { gatherRows } from '../../../src/ops/reference/gather_rows.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 

@@ -1,6 +1,6 @@
 // globalNorm CPU reference by hand (its PyTorch check, against clip_grad_norm_, is in adamw.test.ts).
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { globalNorm } from '../../../src/ops/reference/grad_norm.ts';
 
 const be = new CpuBackend();

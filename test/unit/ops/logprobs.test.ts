@@ -2,7 +2,7 @@
 // dlogits), hand-computed values, in-place backward, out-of-range targets and shape errors.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { logprobs, logprobsBackward } from '../../../src/ops/reference/logprobs.ts';
 import type { CpuTensor } from '../../../src/ops/tensor.ts';
 import { loadOpFixture, type FixtureTensor } from '../../helpers/fixtures.ts';

@@ -1,6 +1,6 @@
 // matmul CPU reference: hand-computed values, every layout, and shape errors.
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { matmul } from '../../../src/ops/reference/matmul.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 

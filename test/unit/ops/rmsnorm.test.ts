@@ -6,7 +6,7 @@
 // the check meaningful for the 1e4-scaled case (rstd ~1e-4, dx ~1e-4).
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { rmsnorm, rmsnormBackward } from '../../../src/ops/reference/rmsnorm.ts';
 import type { TypedArray } from '../../../src/ops/tensor.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';

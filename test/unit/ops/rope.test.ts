@@ -5,7 +5,7 @@
 // (≤ 1 ulp) and f32 products, the reference f64: differences are a few 1e-7 on O(1) values.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { ropeInvFreq } from '../../../src/ops/layers.shape.ts';
 import { rope } from '../../../src/ops/reference/rope.ts';
 import { Rng } from '../../../src/random.ts';

@@ -3,7 +3,7 @@
 // (chi-square over many counters), reproducibility, argument errors.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { philox4x32, sampleUniform, seedKey, wordToUniform } from '../../../src/ops/reference/philox.ts';
 import { inverseCdf, sample, sampledLogProbs } from '../../../src/ops/reference/sample.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';

@@ -4,7 +4,7 @@
 // against f64 in the reference, on values ≤ ~30.
 import { describe, expect, it } from 'vitest';
 import { compareArrays } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { swiglu, swigluBackward } from '../../../src/ops/reference/swiglu.ts';
 import { loadOpFixture } from '../../helpers/fixtures.ts';
 

@@ -6,7 +6,7 @@
 // and 3 threads, and a micro training step equal to the bit on 1 and 2 threads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareArrays, type Tolerance } from '../../../src/ops/compare.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import * as refAttention from '../../../src/ops/reference/attention.ts';
 import { attentionCached as refCached } from '../../../src/ops/reference/attention_cached.ts';
 import * as refLogprobs from '../../../src/ops/reference/logprobs.ts';

@@ -1,6 +1,6 @@
 // Run configuration: defaults, overrides, ranges and the messages a user sees.
 import { describe, expect, it } from 'vitest';
-import { FIELDS, flattenConfig, parseOverrides, resolveConfig } from '../../../src/rl/config.ts';
+import { ConfigError, FIELDS, flattenConfig, fromSavedConfig, parseOverrides, resolveConfig, RETIRED_TAG, type ConfigValue } from '../../../src/rl/config.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
 describe('run config', () => {
@@ -29,10 +29,10 @@ describe('run config', () => {
   it('checks fields against each other', () => {
     expect(() => resolveConfig({ 'agent.maxTurns': 8 })).toThrow(/lengthThreshold \(10\) must be below agent.maxTurns \(8\)/);
     expect(() => resolveConfig({ 'run.phases': 'base,ppo' })).toThrow(/unknown phase "ppo"/);
-    expect(() => resolveConfig({ 'bc.daggerGuesses': true })).toThrow(/bc.daggerGuesses .* bc.expertGuesses is 0 .* set bc.expertGuesses above 0/);
-    expect(() => resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3 })).toThrow(/bc.expertGuessOrder random/);
-    expect(resolveConfig({ 'bc.daggerGuesses': true, 'bc.expertGuesses': 3, 'bc.expertGuessOrder': 'last' }).bc.daggerGuesses).toBe(true);
-    expect(() => resolveConfig({ 'bc.copyDrillPick': 'last' })).toThrow(/only agent.viewHints shows: set agent.viewHints=true/);
+    expect(() => resolveConfig({ 'bc.copyDrills': 8 })).toThrow(/only agent.viewHints shows: set agent.viewHints=true/);
+    expect(() => resolveConfig({ 'bc.drillSteps': 8, 'agent.viewHints': true })).toThrow(/agent.editCommand is replace: set agent.editCommand=sub/);
+    expect(resolveConfig({ 'bc.copyDrills': 8, 'agent.viewHints': true, 'agent.editCommand': 'sub' }).bc.copyDrills).toBe(8);
+    expect(() => resolveConfig({ 'agent.retryFixes': true })).toThrow(/only agent.triedHints shows/);
   });
   it('documents every field with a default inside its own range', () => {
     for (const f of FIELDS) {
@@ -46,28 +46,58 @@ describe('run presets', () => {
   it('each resolves (its fields agree with each other)', () => {
     for (const [name, p] of Object.entries(RUN_PRESETS)) expect(() => resolveConfig(p.overrides), name).not.toThrow();
   });
-  it("micro-guess is micro-v1 with E58's agent and cloning and E59's RFT (docs/learning.md), nothing else", () => {
-    const micro = flattenConfig(resolveConfig(RUN_PRESETS['micro-v1']!.overrides));
-    const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
-    const changed = Object.fromEntries(Object.entries(guess).filter(([k, v]) => micro[k] !== v));
-    expect(changed).toEqual({
-      'agent.maxTurns': 14, 'agent.contextTokens': 1536, 'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.subTests': true,
-      'bc.expertGuesses': 3, 'bc.expertGuessOrder': 'last', 'bc.daggerGuesses': true, 'bc.copyDrills': 2000, 'bc.copyDrillPick': 'last',
-      'rft.tasks': 192, 'rft.temperedLoss': true,
-    });
-  });
-  it('micro-retry is micro-guess with agent.retryFixes (finding 35), nothing else', () => {
-    const guess = flattenConfig(resolveConfig(RUN_PRESETS['micro-guess']!.overrides));
-    const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
-    expect(Object.fromEntries(Object.entries(retry).filter(([k, v]) => guess[k] !== v))).toEqual({ 'agent.retryFixes': true });
-  });
-  it('micro is micro-retry without DAgger, at temperature 1, on the worker sandbox with a 250 ms limit (finding 36), on two balanced rows a step, after 1,000 steps of drills alone, evaluated on every held-out task, with 20 DAPO iterations whose refused subs take only blame, nothing else', () => {
-    const retry = flattenConfig(resolveConfig(RUN_PRESETS['micro-retry']!.overrides));
+  it("micro is the learning run's values written out flat: each field it sets away from the defaults, and the model and DAPO's iterations", () => {
+    const defaults = flattenConfig(resolveConfig());
     const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
-    expect(Object.fromEntries(Object.entries(micro).filter(([k, v]) => retry[k] !== v))).toEqual({
-      'model.trainRows': 2, 'bc.drillSteps': 1000, 'tasks.maxTest': 0, 'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250, 'bc.daggerRounds': 0, 'rft.temperature': 1, 'dapo.temperature': 1, 'eval.temperature': 1, 'dapo.iterations': 20, 'dapo.refusedTurns': 'blame',
-    });
-    expect(Object.keys(RUN_PRESETS)[0]).toBe('micro'); // the New run form's and the first screen's preset
+    const changed = {
+      'model.trainRows': 2,
+      'tasks.train': 'public/tasks/level0/train.jsonl', 'tasks.test': 'public/tasks/level0/test.jsonl', 'tasks.select': 'spread', 'tasks.difficulty': 'token',
+      'agent.maxTurns': 14, 'agent.contextTokens': 1536, 'agent.observationTokens': 160, 'agent.actionTokens': 48, 'agent.systemPrompt': 'brief', 'agent.editCommand': 'sub',
+      'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.retryFixes': true, 'agent.subTests': true, 'agent.testReport': 'brief',
+      'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250,
+      'reward.lengthThreshold': 5, 'reward.lengthPenalty': false,
+      'bc.episodes': 1000, 'bc.epochs': 2, 'bc.batchEpisodes': 4, 'bc.lr': 5e-3, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.expertGuesses': 3, 'bc.copyDrills': 2000, 'bc.drillSteps': 1000,
+      'rft.tasks': 192, 'rft.samplesPerTask': 8, 'rft.epochs': 3, 'rft.batchEpisodes': 8,
+      'dapo.lr': 3e-4, 'dapo.refusedTurns': 'blame',
+      'run.checkpointEvery': 2,
+    };
+    expect(Object.fromEntries(Object.entries(micro).filter(([k, v]) => defaults[k] !== v))).toEqual(changed);
+    // The preset names just these, plus two equal to the defaults that define the run.
+    expect(Object.keys(RUN_PRESETS.micro!.overrides).sort()).toEqual([...Object.keys(changed), 'model.preset', 'dapo.iterations'].sort());
+    expect(RUN_PRESETS.micro!.overrides).toMatchObject({ 'model.preset': 'micro', 'dapo.iterations': 20 });
+    expect(Object.keys(RUN_PRESETS)).toEqual(['micro', 'tiny', 'qwen-coder-lora']); // micro first: the New run form's and the first screen's preset
+  });
+});
+
+describe('fromSavedConfig: a run config saved before the clean-up', () => {
+  // The keys the micro run's config.json held then that this version no longer has, with micro's values.
+  const RETIRED_MICRO: Record<string, ConfigValue> = {
+    'model.lr': 5e-3, 'tasks.cloneShare': 1, 'agent.subHints': false, 'reward.overlongBuffer': false, 'reward.overlongBufferLen': 512, 'reward.overlongPenaltyFactor': 1,
+    'bc.expertGuessOrder': 'last', 'bc.contextLoss': 0, 'bc.copyDrillPick': 'last', 'bc.daggerRounds': 0, 'bc.daggerEpisodes': 512, 'bc.daggerMaxSwitch': 3,
+    'bc.daggerGuesses': true, 'bc.daggerTemperature': 0.5, 'bc.daggerEpochs': 1, 'rft.maskRefused': false, 'rft.temperedLoss': true, 'rft.keep': 'solved',
+    'dapo.editTurnsOnly': false, 'dapo.epochs': 1, 'dapo.pool': 'all', 'dapo.baseline': 'group', 'dapo.advantageEps': 1e-6, 'dapo.stage2Iterations': 0,
+    'dapo.stage2MaxTurns': 80, 'dapo.stage2ContextTokens': 8192, 'dapo.stage2ClipRatioHigh': 0.26, 'dapo.curriculumSolvedFraction': 2 / 3, 'dist.maxOffPolicy': 0,
+  };
+  const today = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
+  it('renames model.lr to bc.lr, takes the warm-up from rft.warmupSteps, and drops retired keys that hold the kept behaviour', () => {
+    const { 'bc.lr': _lr, 'bc.warmupSteps': _warmup, ...kept } = today;
+    expect(flattenConfig(resolveConfig(fromSavedConfig({ ...kept, ...RETIRED_MICRO })))).toEqual(today);
+    expect(fromSavedConfig({ 'model.lr': 2e-3, 'rft.warmupSteps': 4 })).toEqual({ 'bc.lr': 2e-3, 'rft.warmupSteps': 4, 'bc.warmupSteps': 4 });
+    expect(fromSavedConfig(today)).toEqual(today); // a config saved by this version passes unchanged
+    // A retired choice that nothing on the run's path read (no guesses, no drills, RFT at temperature 1) is dropped too.
+    expect(fromSavedConfig({ 'bc.expertGuesses': 0, 'bc.expertGuessOrder': 'random', 'bc.copyDrillPick': 'uniform', 'rft.temperedLoss': false })).toEqual({ 'bc.expertGuesses': 0 });
+  });
+  it('refuses a retired key that ran another behaviour, naming it and the git tag whose code ran it', () => {
+    expect(RETIRED_TAG).toBe('before-config-cleanup');
+    const refused: [string, ConfigValue, Record<string, ConfigValue>][] = [
+      ['bc.daggerRounds', 2, {}], ['bc.expertGuessOrder', 'random', { 'bc.expertGuesses': 3 }], ['rft.temperedLoss', false, { 'rft.temperature': 0.5 }],
+      ['reward.overlongBuffer', true, {}], ['dapo.epochs', 4, {}], ['dapo.baseline', 'command', {}], ['tasks.cloneShare', 0.5, {}],
+    ];
+    for (const [path, v, with_] of refused) {
+      const saved = { ...today, ...with_, [path]: v };
+      expect(() => fromSavedConfig(saved), path).toThrow(ConfigError);
+      expect(() => fromSavedConfig(saved), path).toThrow(`this run was made with ${path}=${JSON.stringify(v)}, which this version no longer has: continue it at the git tag before-config-cleanup`);
+    }
   });
 });
 

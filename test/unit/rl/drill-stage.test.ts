@@ -20,7 +20,7 @@ const base = {
   'model.preset': 'nano', seed: 4, 'run.phases': 'base', 'tasks.difficulty': 'token', 'agent.editCommand': 'sub', 'agent.viewHints': true,
   'agent.systemPrompt': 'brief', 'agent.testReport': 'brief', 'agent.contextTokens': 1024, 'agent.actionTokens': 32, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.episodes': 3, 'bc.epochs': 1, 'bc.batchEpisodes': 1,
-  'bc.copyDrillPick': 'last', 'rft.warmupSteps': 2, 'eval.samples': 1, 'model.lr': 3e-3,
+  'bc.warmupSteps': 2, 'eval.samples': 1, 'bc.lr': 3e-3,
 } as const;
 
 async function go(over: Record<string, number>, stopAtRow?: number, dir = mkdtempSync(join(tmpdir(), 'webswe-drills-'))) {
@@ -37,7 +37,7 @@ async function go(over: Record<string, number>, stopAtRow?: number, dir = mkdtem
 describe('drills-only stage', () => {
   it('runs its steps first at a constant rate, then cloning; a stop inside it or at its end resumes to the same end', { timeout: 600_000 }, async () => {
     const full = await go({ 'bc.drillSteps': 6 });
-    // 6 drill steps (warm-up over 2, then model.lr flat), then 3 cloning steps (cosine, its own warm-up).
+    // 6 drill steps (warm-up over 2: bc.warmupSteps; then bc.lr flat), then 3 cloning steps (cosine, its own warm-up).
     expect(full.steps.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(full.steps.slice(0, 6).map((m) => m.values.lr)).toEqual([1.5e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3]);
     expect(full.steps[6]!.values.lr).toBeCloseTo(1.5e-3, 9);
@@ -62,6 +62,7 @@ describe('drills-only stage', () => {
   });
 
   it('names the setting to change when the stage cannot run', () => {
-    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or bc.drillSteps=0/);
+    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'sub' })).toThrow(/set agent.viewHints=true or the drills to 0/);
+    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.viewHints': true, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or the drills to 0/);
   });
 });

@@ -12,26 +12,22 @@ const flat = (preset: string, overrides: Record<string, ConfigValue> = {}) => fl
 
 describe('checkRunFit', () => {
   it('plans the run as its phases use the model: rows × context for a step, episodes × context for generation', () => {
-    // micro-v1: behaviour cloning in steps of 4 episodes, RFT of 8, DAPO mini-batches of 8·8/2 = 32; generation in
+    // micro: behaviour cloning in steps of 4 episodes, RFT of 8, DAPO mini-batches of 8·8/2 = 32; generation in
     // batches of agent.rolloutBatch (32) rounded down to whole groups.
-    const f = flat('micro-v1');
+    const f = flat('micro');
     const fit = checkRunFit(f, cpuMemoryBudget(16));
     expect(fit.ok).toBe(true);
     const T = (f['agent.contextTokens'] as number) + (f['agent.actionTokens'] as number);
     expect(fit.options).toEqual({ batch: 32, context: T, generateBatch: 32, training: 'full' });
-    const noDagger = { 'bc.daggerRounds': 0 };
-    expect(checkRunFit(flat('micro-v1', { ...noDagger, 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G), RFT's K 4 fits two
-    expect(checkRunFit(flat('micro-v1', { ...noDagger, 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
-    // DAgger's roll-ins (the preset's base phase) are single episodes: they fill the whole batch.
-    expect(checkRunFit(flat('micro-v1', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(10);
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G, RFT's K), evaluation's 4 fits two
+    expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
     expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
-    // Stage 2 plans its longer context; a run without gradient steps plans generation only.
-    expect(checkRunFit(flat('micro-v1', { 'dapo.stage2Iterations': 2, 'dapo.stage2ContextTokens': 8192 }), cpuMemoryBudget()).options.context).toBe(8192 + (f['agent.actionTokens'] as number));
-    expect(checkRunFit(flat('micro-v1', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
+    // A run without gradient steps plans generation only.
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
     // Behaviour cloning plans its own batch (bc.batchEpisodes), RFT its own.
-    expect(checkRunFit(flat('micro-v1', { 'run.phases': 'base' }), cpuMemoryBudget()).options.batch).toBe(4);
-    expect(checkRunFit(flat('micro-v1', { 'run.phases': 'base', 'bc.batchEpisodes': 12 }), cpuMemoryBudget()).options.batch).toBe(12);
-    expect(checkRunFit(flat('micro-v1', { 'run.phases': 'base,rft' }), cpuMemoryBudget()).options.batch).toBe(8);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base' }), cpuMemoryBudget()).options.batch).toBe(4);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.batchEpisodes': 12 }), cpuMemoryBudget()).options.batch).toBe(12);
+    expect(checkRunFit(flat('micro', { 'run.phases': 'base,rft' }), cpuMemoryBudget()).options.batch).toBe(8);
   });
 
   it('refuses a run over the CPU bound with the parts and, per field, the largest value that fits', () => {
@@ -105,9 +101,9 @@ describe('checkRunFit', () => {
   });
 
   it('names model.preset when it cannot size the model, and plans a pretrained one from its config (LoRA by model.loraRank)', () => {
-    expect(() => checkRunFit(flat('micro-v1', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, mini, tiny\), so its size is not known here/);
+    expect(() => checkRunFit(flat('micro', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, mini, tiny\), so its size is not known here/);
     const qwen = { ...MODEL_PRESETS.tiny.config, vocabSize: 151936, hiddenSize: 896, intermediateSize: 4864, numLayers: 24, numHeads: 14, numKvHeads: 2, headDim: 64 };
-    const f = flat('micro-v1', { 'model.preset': 'idb:models/Qwen/Qwen2.5-0.5B', 'model.loraRank': 8 });
+    const f = flat('micro', { 'model.preset': 'idb:models/Qwen/Qwen2.5-0.5B', 'model.loraRank': 8 });
     const fit = checkRunFit(f, webgpuMemoryBudget({ maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 4 * GiB }), qwen);
     expect(fit.options).toMatchObject({ training: 'lora', loraRank: 8 });
     expect(fit.plan).toEqual(planMemory(qwen, fit.options));

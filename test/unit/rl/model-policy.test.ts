@@ -12,7 +12,7 @@ import { initParams } from '../../../src/model/init.ts';
 import { uploadParams } from '../../../src/model/params.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { ModelPolicy } from '../../../src/rl/model-policy.ts';

@@ -6,7 +6,7 @@ import { freezeConfig, type ModelConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { Rng } from '../../../src/random.ts';

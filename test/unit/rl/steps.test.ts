@@ -1,15 +1,15 @@
 // Training steps on the CPU backend with a small from-scratch model: SFT loss falls on a fixed
 // batch; packing keeps episodes apart and masks what it should; a step run in passes (model.passTokens)
 // makes the one-pass update; DAPO raises the reward of a one-step bandit within a few iterations
-// (sampling → rewards → advantages → clipped update); several passes over one batch (dapo.epochs) score
-// the later steps against the behaviour log-probs and move the policy further than one.
+// (sampling → rewards → advantages → clipped update); dapoUpdate splits one batch into its mini-batch steps,
+// the first scoring the policy that played.
 import { describe, expect, it } from 'vitest';
 import { freezeConfig, type ModelConfig } from '../../../src/model/config.ts';
 import { KvGenerator } from '../../../src/model/generate.ts';
 import { initParams } from '../../../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
-import { CpuBackend } from '../../../src/ops/cpu.ts';
+import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { groupAdvantages } from '../../../src/rl/advantages.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { packEpisodes, passes, sliceRows } from '../../../src/rl/pack.ts';
@@ -48,19 +48,6 @@ describe('packEpisodes', () => {
     expect([...rows.adv].slice(6, 8)).toEqual([2, 2]);
     expect(rows.actionTokens).toBe(5);
   });
-  it('scores the context tokens at the context weight, and only when one is given', () => {
-    const ep = { ids: [1, 2, 3, 4, 5], mask: [0, 0, 1, 0, 1], context: [1, 1, 0, 1, 0] };
-    const plain = packEpisodes([ep], 5);
-    expect([...plain.mask]).toEqual([0, 1, 0, 1, 0]);
-    expect(plain.weightSum).toBe(2);
-    const weighted = packEpisodes([ep], 5, 0.25);
-    // Targets: 2 (context), 3 (action), 4 (context), 5 (action); the last position scores nothing.
-    expect([...weighted.mask]).toEqual([0.25, 1, 0.25, 1, 0]);
-    expect(weighted.actionTokens).toBe(2);
-    expect(weighted.weightSum).toBe(2.5);
-    expect(() => packEpisodes([ep], 5, 1.5)).toThrow(/context weight 1.5 is outside \[0, 1\]/);
-    expect(() => packEpisodes([{ ...ep, context: [1, 1] }], 5)).toThrow(/context length 2 ≠ ids length 5/);
-  });
   it('refuses an episode longer than a row', () => {
     expect(() => packEpisodes([{ ids: [1, 2, 3], mask: [0, 1, 1] }], 2)).toThrow(/3 tokens, more than a training row \(2\)/);
   });
@@ -79,36 +66,6 @@ describe('SFT', () => {
     expect(first.loss).toBeGreaterThan(3); // ≈ ln 32 at initialisation
     expect(last.loss).toBeLessThan(first.loss * 0.3);
     expect(last.gradNorm).toBeGreaterThan(0);
-  });
-});
-
-describe('SFT with a context loss', () => {
-  // An episode whose "observation" (tokens 20..27, a fixed sequence) the action loss never scores.
-  const ids = [1, 20, 21, 22, 23, 24, 25, 26, 27, 5, 6, 2];
-  const mask = ids.map((_, i) => (i >= 9 ? 1 : 0));
-  const context = ids.map((_, i) => (i >= 1 && i <= 8 ? 1 : 0));
-  // The context tokens' own loss, read with lr 0 from a second optimiser (its grads, not the run's).
-  const contextLoss = async (model: Transformer<ReturnType<typeof be.fromArray>>) => {
-    const probe = new AdamW(be, model.params, zeroGrads(be, model.params), hp);
-    return (await sftStep(model, probe, packEpisodes([{ ids, mask: context }], 12), 0)).loss;
-  };
-  it('reports the action loss alone, and learns the context only when weighted', async () => {
-    const a = fresh(3), b = fresh(3);
-    const actionOnly = packEpisodes([{ ids, mask, context }], 12);
-    const weighted = packEpisodes([{ ids, mask, context }], 12, 0.5);
-    const first = [await sftStep(a.model, a.opt, actionOnly, 1e-2), await sftStep(b.model, b.opt, weighted, 1e-2)];
-    // Same weights before the first step: the same action loss is reported with or without the context term.
-    expect(first[1]!.loss).toBeCloseTo(first[0]!.loss, 5);
-    expect(first[1]!.actionTokens).toBe(first[0]!.actionTokens);
-    for (let i = 0; i < 30; i++) await sftStep(a.model, a.opt, actionOnly, 1e-2), await sftStep(b.model, b.opt, weighted, 1e-2);
-    const [la, lb] = [await contextLoss(a.model), await contextLoss(b.model)];
-    expect(lb).toBeLessThan(1); // the weighted model learned the observation's sequence
-    expect(la).toBeGreaterThan(lb + 1); // the action-only one did not
-  });
-  it('DAPO refuses rows that score context tokens', async () => {
-    const { model, opt } = fresh(4);
-    const rows = packEpisodes([{ ids, mask, context, logprobs: ids.map(() => -1), advantage: 1 }], 12, 0.5);
-    await expect(dapoStep(model, opt, rows, 1e-3, { epsLow: 0.2, epsHigh: 0.28 })).rejects.toThrow(/DAPO trains on action tokens only/);
   });
 });
 
@@ -192,39 +149,26 @@ describe('DAPO one-step bandit', () => {
   });
 });
 
-describe('DAPO epochs (dapo.epochs: passes over one batch)', () => {
+describe('dapoUpdate (dapo.optimizerSteps: mini-batches of one batch)', () => {
   // Reward 1 for an even token: about half the answers at initialisation, so the batch has both signs.
   const GOOD = { has: (id: number) => id % 2 === 0 };
   const goodFraction = async (model: Transformer<ReturnType<typeof be.fromArray>>) => {
     const out = await new KvGenerator(model, 64, 8).generate(Array.from({ length: 64 }, () => [1, 2]), { seed: 999, maxTokens: 1, stopIds: [] });
     return out.filter((o) => GOOD.has(o.ids[0]!)).length / 64;
   };
-  it('takes epochs × mini-batch steps, the later ones off-policy and clipped, and moves the policy further', async () => {
+  it('takes one step a mini-batch in one pass, the first on-policy, and moves the policy towards the rewarded answers', async () => {
     const played = fresh(2);
     const out = await new KvGenerator(played.model, 32, 8).generate(Array.from({ length: 32 }, () => [1, 2]), { seed: 5, maxTokens: 1, stopIds: [] });
     const adv = groupAdvantages(out.map((o) => (GOOD.has(o.ids[0]!) ? 1 : 0)), 1e-6);
     expect(adv.some((a) => a > 0) && adv.some((a) => a < 0)).toBe(true);
     const eps = out.map((o, i) => ({ ids: [1, 2, o.ids[0]!], mask: [0, 0, 1], logprobs: [0, 0, o.logprobs[0]!], advantage: adv[i]! }));
-    const update = async (epochs: number) => {
-      const { model, opt } = fresh(2);
-      const u = await dapoUpdate(model, opt, eps, { seed: 1, iteration: 0, epochs, optimizerSteps: 2, lr: () => 2e-2, firstStep: 0, clip: { epsLow: 0.2, epsHigh: 0.28 }, temperature: 1, passTokens: 0 });
-      return { u, good: await goodFraction(model) };
-    };
-    const one = await update(1), four = await update(4);
-    expect(one.u.steps).toHaveLength(2);
-    expect(four.u.steps).toHaveLength(8);
-    // Pass 0 is the single pass, step for step: its first step scores the policy that played.
-    expect(four.u.steps[0]!.loss).toBe(one.u.steps[0]!.loss);
-    expect(four.u.steps[0]!.logpDrift!).toBeLessThan(1e-5);
-    // The last pass scores a policy that has moved, against the rollouts' log-probs, and the clip bites.
-    const last = four.u.steps.at(-1)!;
-    expect(last.logpDrift!).toBeGreaterThan(1e-2);
-    expect(last.approxKl!).toBeGreaterThan(1e-4);
-    expect(last.clipFracLow! + last.clipFracHigh!).toBeGreaterThan(0);
-    // More passes over the same rollouts: more of the good answers.
-    const before = await goodFraction(fresh(2).model);
-    expect(one.good).toBeGreaterThan(before);
-    expect(four.good).toBeGreaterThan(one.good);
+    const { model, opt } = fresh(2);
+    const u = await dapoUpdate(model, opt, eps, { seed: 1, iteration: 0, optimizerSteps: 2, lr: () => 2e-2, firstStep: 0, clip: { epsLow: 0.2, epsHigh: 0.28 }, temperature: 1, passTokens: 0 });
+    expect(u.steps).toHaveLength(2);
+    expect(u.lastLr).toBe(2e-2);
+    // The first step scores the policy that played: the behaviour log-probs equal the recomputed ones.
+    expect(u.steps[0]!.logpDrift!).toBeLessThan(1e-5);
+    expect(await goodFraction(model)).toBeGreaterThan(await goodFraction(fresh(2).model));
   });
 });
 
@@ -243,7 +187,7 @@ describe('rollouts at a temperature τ ≠ 1', () => {
       expect(plain.logpDrift!, `τ ${tau} scored at 1`).toBeGreaterThan(1e-3);
     }
   });
-  it('SFT at τ scores what the sampler at τ drew: its loss is the samples\' mean −logp (rft.temperedLoss)', async () => {
+  it('SFT at τ scores what the sampler at τ drew: its loss is the samples\' mean −logp (RFT\'s loss at rft.temperature)', async () => {
     const { model, opt } = fresh(3);
     for (const tau of [0.5, 0.3]) {
       const gen = new KvGenerator(model, 4, 12);

@@ -1,11 +1,8 @@
-// The token masks a supervised step trains on. rft.maskRefused: in a kept episode, a turn the
-// environment refused (a sub whose text is not in the file) is masked out of the loss, as format errors
-// always are; the successful edit after it, the view and the run_tests that failed stay trained.
-// bc.contextLoss: the environment's tokens (prompt, observations) are marked for the language-model
-// loss, no assistant token is. dapo.editTurnsOnly: only the edit turns are trained. dapo.baseline =
-// command: each turn's tokens carry the advantage of its command; dapo.refusedTurns = blame: a refused turn only a
-// negative one. A level-0 val task played in a real node sandbox: the expert's own turns
-// with one blind guess put after its view.
+// The token masks and per-turn advantages a training step uses. Format errors (and the expert's no_train
+// turns) are masked out of the loss; every other turn stays trained, a refused one included. With a per-turn
+// advantage each assistant turn's tokens carry its own in the packed rows; dapo.refusedTurns = blame: a refused
+// turn only a negative one. A level-0 val task played in a real node sandbox: the expert's own turns with one
+// blind guess put after its view.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../../../src/agent/episode.ts';
@@ -14,7 +11,7 @@ import { PLAIN_CHATML } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
-import { commandOf, episodeTokens, refused, solved, tokensByKey, turnAdvantage } from '../../../src/rl/collect.ts';
+import { episodeTokens, refused, solved, turnAdvantage } from '../../../src/rl/collect.ts';
 import { TAKEN_BACK } from '../../../src/agent/tools.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
@@ -26,18 +23,8 @@ const FILE = 'public/tasks/level0/val.jsonl';
 const task = parseTaskFile(readFileSync(FILE, 'utf8'), FILE).tasks[0]!;
 const opts = episodeOptions(resolveConfig({ 'agent.editCommand': 'sub', 'agent.testReport': 'brief', 'agent.maxTurns': 12 }), { sandbox: 'node' });
 
-describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', () => {
-  it('is off by default and a bool field', () => {
-    expect(resolveConfig({}).rft.maskRefused).toBe(false);
-    expect(resolveConfig({ 'rft.maskRefused': true }).rft.maskRefused).toBe(true);
-    expect(() => resolveConfig({ 'rft.maskRefused': 'yes' as unknown as boolean })).toThrow(/rft\.maskRefused/);
-    expect(resolveConfig({}).dapo.editTurnsOnly).toBe(false);
-    expect(resolveConfig({}).bc.contextLoss).toBe(0);
-    expect(resolveConfig({}).bc.copyDrills).toBe(0);
-    expect(() => resolveConfig({ 'bc.contextLoss': 2 })).toThrow(/bc\.contextLoss/);
-  });
-
-  it('masks what each option names in a solved episode (the refused sub; the non-edit turns) and marks its context', { timeout: 60_000 }, async () => {
+describe('training masks and per-turn advantages', () => {
+  it('trains every turn of a solved episode, the refused sub included, and scores each turn at its own advantage', { timeout: 60_000 }, async () => {
     const expert = await runEpisode(task, new ExpertPolicy({ noise: 0, editCommand: 'sub', style: 'bare' }), createNodeSandbox, opts, 1);
     const texts = expert.turns.map((x) => x.text);
     expect(texts.length).toBeGreaterThanOrEqual(3);
@@ -50,38 +37,19 @@ describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', 
     expect(t.turns[1]!.observation).toMatch(/is not in the file/);
     const seg = (turn: number) => t.tokens!.segments.find((s) => s.kind === 'assistant' && s.turn === turn)!;
     const trainedIn = (mask: readonly number[], turn: number) => mask.slice(seg(turn).start, seg(turn).end).some((m) => m === 1);
-    const masked = episodeTokens(t, { maskFormatErrors: true, maskRefused: true }).mask;
-    const plain = episodeTokens(t, { maskFormatErrors: true }).mask;
-    expect(trainedIn(plain, 1)).toBe(true);
-    expect(trainedIn(masked, 1)).toBe(false);
-    for (let i = 0; i < t.turns.length; i++) if (i !== 1) expect(trainedIn(masked, i), `turn ${i}`).toBe(true);
-    // Only the refused turn's tokens differ between the two masks.
-    const diff = masked.flatMap((m, i) => (m !== plain[i] ? [i] : []));
-    expect(diff.length).toBeGreaterThan(0);
-    expect(diff.every((i) => i >= seg(1).start && i < seg(1).end)).toBe(true);
-    // bc.contextLoss: the action mask as without it; context marks exactly the non-assistant segments.
-    const withContext = episodeTokens(t, { maskFormatErrors: true, contextLoss: true });
-    expect(withContext.mask).toEqual(plain);
-    expect(episodeTokens(t, { maskFormatErrors: true }).context).toBeUndefined();
-    const kinds = new Set(t.tokens!.segments.map((s) => s.kind));
-    expect([...kinds].sort()).toEqual(['assistant', 'observation', 'prompt']);
-    for (const s of t.tokens!.segments) expect(withContext.context!.slice(s.start, s.end).every((c) => c === (s.kind === 'assistant' ? 0 : 1)), `${s.kind} ${s.turn}`).toBe(true);
-    expect(withContext.context!.length).toBe(t.tokens!.ids.length);
-    // dapo.editTurnsOnly: only the sub turns (the refused guess and the fix) keep their tokens.
-    const edits = episodeTokens(t, { maskFormatErrors: false, editTurnsOnly: true, advantage: 1 });
+    const plain = episodeTokens(t, { maskFormatErrors: true });
     expect(t.turns.map((x) => x.command?.name)).toEqual(['view', 'sub', 'sub', 'run_tests', 'submit']);
-    expect(t.turns.map((_, i) => trainedIn(edits.mask, i))).toEqual([false, true, true, false, false]);
-    expect(edits.advantage).toBe(1);
-    // dapo.baseline = command: each turn's tokens carry its command's advantage, and the packed rows score
-    // every trained token with it; tokensByKey counts the trained tokens per command.
-    const byCommand = tokensByKey(t, episodeTokens(t, { maskFormatErrors: false }), commandOf);
-    expect(Object.keys(byCommand).sort()).toEqual(['run_tests', 'sub', 'submit', 'view']);
-    for (const [k, n] of Object.entries(byCommand)) {
-      const turns = t.turns.flatMap((x, i) => (x.command?.name === k ? [i] : []));
-      expect(n, k).toBe(turns.reduce((a, i) => a + plain.slice(seg(i).start, seg(i).end).reduce((x, y) => x + y, 0), 0));
-    }
+    for (let i = 0; i < t.turns.length; i++) expect(trainedIn(plain.mask, i), `turn ${i}`).toBe(true);
+    expect(plain.advantages).toBeUndefined();
+    // Only the assistant segments are trained: the prompt and the observations never are.
+    for (const s of t.tokens!.segments) if (s.kind !== 'assistant') expect(plain.mask.slice(s.start, s.end).every((m) => m === 0), `${s.kind} ${s.turn}`).toBe(true);
+    // A format error is masked when maskFormatErrors says so.
+    const bad = { ...t, turns: t.turns.map((x, i) => (i === 3 ? { ...x, format_error: 'no command block' } : x)) };
+    expect(trainedIn(episodeTokens(bad, { maskFormatErrors: true }).mask, 3)).toBe(false);
+    expect(trainedIn(episodeTokens(bad, { maskFormatErrors: false }).mask, 3)).toBe(true);
+    // Per-turn advantages: each turn's tokens carry its own, and the packed rows score every trained token with it.
     const value: Record<string, number> = { view: 0.5, sub: -2, run_tests: 0.25, submit: 3 };
-    const perTurn = episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (x) => value[commandOf(x)]! });
+    const perTurn = episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (x) => value[x.command!.name]! });
     expect(perTurn.advantages!.length).toBe(t.tokens!.ids.length);
     const rows = packEpisodes([perTurn], t.tokens!.ids.length);
     let scored = 0;
@@ -91,7 +59,7 @@ describe('training masks: rft.maskRefused, bc.contextLoss, dapo.editTurnsOnly', 
       expect(rows.adv[o], `token ${o + 1}`).toBe(value[t.turns[turn]!.command!.name]!);
       scored++;
     }
-    expect(scored).toBe(Object.values(byCommand).reduce((a, b) => a + b, 0));
+    expect(scored).toBe(perTurn.mask.reduce((a, b) => a + b, 0)); // every trained token (the prompt's first is never one)
     // dapo.refusedTurns = blame: the refused guess (turn 1) keeps only a negative advantage; a sub whose tests
     // failed and were taken back (agent.subTests) is a tried guess, not a refusal, and keeps its advantage.
     expect([2, -2].map((a) => turnAdvantage(t.turns[1]!, a, true))).toEqual([0, -2]);

@@ -1,0 +1,236 @@
+// A shared run through a real nats-server (test/helpers/nats.ts): the server's permissions give a
+// contributor exactly what contributing needs; a learner (the trainer with `share`) and two Node
+// contributors play a nano DAPO iteration end to end, with a hostile third one that claims reward 1 on
+// episodes that failed. Its result is rejected (reward_mismatch), the item goes to another, and the run's
+// metrics are exactly those of the same run whose learner played every item itself: no rejected token
+// reached a batch.
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunBus } from '../../../src/share/bus.ts';
+import { contribute } from '../../../src/share/contributor.ts';
+import { SharedRollouts } from '../../../src/share/learner.ts';
+import { playItem } from '../../../src/share/play.ts';
+import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
+import { inboxPrefix } from '../../../src/share/server-config.ts';
+import type { Trajectory } from '../../../src/agent/trajectory.ts';
+import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { train } from '../../../src/rl/trainer.ts';
+import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
+import { FileRunStore } from '../../../src/store/fs.node.ts';
+import type { MetricRecord } from '../../../src/store/types.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
+import { noNatsReason, startNatsServer, type TestServer } from '../../helpers/nats.ts';
+import { Objm } from '@nats-io/obj';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+
+const FILE = 'test/fixtures/agent/mutations.jsonl';
+const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
+const cfg = resolveConfig({
+  'model.preset': 'nano', seed: 4, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
+  'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
+  'dapo.optimizerSteps': 1, 'eval.samples': 1,
+});
+const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
+
+let server: TestServer;
+beforeAll(async () => {
+  if (!noNatsReason) server = await startNatsServer(3);
+}, 30_000);
+afterAll(async () => server?.stop());
+
+const as = (i: number) => {
+  const u = server.contributors[i]!;
+  return connect({ servers: server.url, user: u.user, pass: u.password, inboxPrefix: inboxPrefix(u.user) });
+};
+
+async function runLearner(run: string, roundSeconds: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'webswe-share-'));
+  const store = await FileRunStore.open(dir);
+  const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+  const share = new SharedRollouts(new RunBus(nc, run), { limits, leaseSeconds: 30, maxAttempts: 3, roundSeconds });
+  try {
+    const r = await train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
+    const metrics = (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values }));
+    return { r, metrics, share, trajectories: (await store.readTrajectories('dapo', 0)) as Trajectory[] };
+  } finally {
+    await nc.close();
+  }
+}
+
+const withoutDist = (v: Record<string, number>) => Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('dist_')));
+
+describe.skipIf(noNatsReason)('the server permissions', () => {
+  it('let a contributor read the run and write only its own results', async () => {
+    const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const bus = new RunBus(nc, 'perm');
+    await bus.setUp({ leaseSeconds: 30, maxDeliver: -1 });
+    await bus.putManifest({ format: 'webswe-run-manifest', version: 1, run: 'perm', config: {}, model: { config: {}, tokenizerJson: {}, tokenizerConfig: {} }, limits });
+    await bus.putWeights(0, new Uint8Array(200_000).fill(3));
+    await bus.publishWork(JSON.parse('{"x":1}'));
+    const c1 = await as(0);
+    const b1 = new RunBus(c1, 'perm');
+    expect((await b1.getManifest()).run).toBe('perm');
+    expect((await b1.getWeights(0)).length).toBe(200_000);
+    const w = await b1.nextWork(3000);
+    expect(w).not.toBeNull();
+    w!.ack();
+    await b1.publishResult('c1', new Uint8Array([1]));
+    const refused = async (f: () => Promise<unknown>) => {
+      try {
+        await f();
+        return 'allowed';
+      } catch (e) {
+        return /permission/i.test(String((e as Error).message)) ? 'refused' : `failed otherwise: ${(e as Error).message}`;
+      }
+    };
+    expect(await refused(() => b1.publishResult('c2', new Uint8Array([1])))).toBe('refused'); // another's subject
+    expect(await refused(async () => (await new Objm(jetstream(c1)).open('webswe')).putBlob({ name: 'perm/v1/model.safetensors' }, new Uint8Array(9)))).toBe('refused');
+    expect(await refused(async () => (await jetstreamManager(c1)).streams.delete('WEBSWE_RESULTS'))).toBe('refused');
+    expect(await refused(async () => jetstream(c1).consumers.get('WEBSWE_RESULTS', 'learner_perm'))).toBe('refused'); // others' results
+    expect(await refused(async () => jetstream(c1).publish('webswe.work.perm', new Uint8Array([1])))).toBe('refused'); // issue work
+    await c1.close();
+    await nc.close();
+  }, 60_000);
+});
+
+describe.skipIf(noNatsReason)('a shared DAPO iteration', () => {
+  it('two honest contributors and a hostile one: the run equals the learner playing alone', async () => {
+    // The reference: every item times out at once and the learner plays it (the same seeds, one cohort per group).
+    const alone = await runLearner('alone', 0);
+    const dapoAlone = alone.metrics.find((m) => m.phase === 'dapo')!;
+    expect(dapoAlone.values.dist_played_by_learner).toBe(2);
+
+    // The hostile contributor takes the first item it sees and claims reward 1 for its episodes.
+    const hostile = (async () => {
+      const nc = await as(2);
+      const bus = new RunBus(nc, 'shared');
+      for (;;) {
+        const w = await bus.nextWork(2000).catch(() => null);
+        if (!w) continue;
+        const item = parseWorkItem(w.data);
+        const m = await bus.getManifest();
+        void m;
+        // Play with the learner's weights honestly, then lie about the reward.
+        const fake: ResultMessage = { format: 'webswe-result', version: 1, run: item.run, item: item.item, attempt: item.attempt, policy_version: item.policy_version, trajectories: [] };
+        const honest = await playLike(item, bus);
+        fake.trajectories = (honest.trajectories as Trajectory[]).map((t) => ({ ...t, reward: { ...t.reward, tests: 1, total: 1 } }));
+        await bus.publishResult('c3', new TextEncoder().encode(JSON.stringify(fake)));
+        w.ack();
+        await nc.close();
+        return item.item;
+      }
+    })();
+    const learner = runLearner('shared', 120);
+    const forged = await hostile; // honest contributors join after the forgery, so it really happened
+    const honest = [0, 1].map(async (i) => {
+      const nc = await as(i);
+      try {
+        return await contribute({ bus: new RunBus(nc, 'shared'), user: `c${i + 1}`, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), idleMs: 8000 });
+      } finally {
+        await nc.close();
+      }
+    });
+    const shared = await learner;
+    const done = await Promise.all(honest);
+    expect(forged).toMatch(/^dapo\/0\/0\/\d$/);
+    const dapo = shared.metrics.find((m) => m.phase === 'dapo')!;
+    expect(dapo.values.dist_rejected_reward_mismatch).toBe(1);
+    expect(shared.share.tally.get('c3')).toEqual({ accepted: 0, rejected: { reward_mismatch: 1 } });
+    expect(dapo.values.dist_accepted).toBe(2);
+    expect(dapo.values.dist_played_by_learner).toBe(0);
+    expect(done.reduce((a, d) => a + d.items, 0)).toBe(2);
+    // 0 poisoned: what was trained on is what the learner alone played, and so are the metrics.
+    expect(shared.trajectories.map((t) => t.tokens!.ids)).toEqual(alone.trajectories.map((t) => t.tokens!.ids));
+    expect(shared.trajectories.map((t) => t.reward)).toEqual(alone.trajectories.map((t) => t.reward));
+    expect(withoutDist(dapo.values)).toEqual(withoutDist(dapoAlone.values));
+    expect(shared.r.phases.map((p) => p['pass@1'])).toEqual(alone.r.phases.map((p) => p['pass@1']));
+  }, 600_000);
+});
+
+/** A contributor's honest play of an item, from the bus alone (manifest and weights). */
+async function playLike(item: ReturnType<typeof parseWorkItem>, bus: RunBus) {
+  const { chatFormatFor, stopIdsFor } = await import('../../../src/agent/render.ts');
+  const { parseHfConfig } = await import('../../../src/model/config.ts');
+  const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
+  const { Transformer } = await import('../../../src/model/transformer.ts');
+  const { uploadParams } = await import('../../../src/model/params.ts');
+  const { bufferSource, SafetensorsFile } = await import('../../../src/model/safetensors.ts');
+  const { WeightSet } = await import('../../../src/model/weights.ts');
+  const { episodeOptions } = await import('../../../src/rl/episode-options.ts');
+  const m = await bus.getManifest();
+  const mc = parseHfConfig(m.model.config);
+  const tok = Tokenizer.fromJson(m.model.tokenizerJson, m.model.tokenizerConfig);
+  const be = new FastCpuBackend();
+  const values = await new WeightSet([await SafetensorsFile.open(bufferSource(await bus.getWeights(item.policy_version)))]).validate(mc).readModel(mc);
+  const model = new Transformer(be, mc, uploadParams(be, mc, values));
+  return playItem(item, { model, tokenizer: tok, stopIds: stopIdsFor(tok, mc.eosTokenIds), sandbox: sandboxFactory('node'), episodes: episodeOptions(resolveConfig(m.config as never), { tokenizer: tok, chatFormat: chatFormatFor(tok) }) });
+}
+
+describe.skipIf(noNatsReason)('two results for one item', () => {
+  it('the first to arrive wins, even when a copy sent after it verifies faster', async () => {
+    // A contributor that copies another's result onto its own subject must not take the credit, however
+    // the two verifications' timing falls: here the original's first sandbox is 3 s slow, so the copy's
+    // verification would finish first; results of one item are verified in the order they arrived. Two
+    // items, so that the learner reads on (the copy) while the first is verified.
+    const { workItemOf } = await import('../../../src/share/learner.ts');
+    const { trainBpe } = await import('../../../src/model/bpe.ts');
+    const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
+    const { initParams } = await import('../../../src/model/init.ts');
+    const { uploadParams } = await import('../../../src/model/params.ts');
+    const { MODEL_PRESETS } = await import('../../../src/model/presets.ts');
+    const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
+    const { Transformer } = await import('../../../src/model/transformer.ts');
+    const { stopIdsFor } = await import('../../../src/agent/render.ts');
+    const { flattenConfig } = await import('../../../src/rl/config.ts');
+    const { phaseContext } = await import('../../../src/rl/session.ts');
+    const { tokenizerCorpus } = await import('../../../src/rl/trainer.ts');
+    const preset = MODEL_PRESETS.nano;
+    const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
+    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
+    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+    const be = new FastCpuBackend();
+    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, 4)));
+    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
+    let slowNext = 0;
+    const sandbox: ReturnType<typeof sandboxFactory> = async (...a) => {
+      if (slowNext-- > 0) await new Promise((r) => setTimeout(r, 3000));
+      return sandboxFactory('node')(...a);
+    };
+    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox, train: tasks.slice(0, 2), test: [] });
+    const req = {
+      label: 'dapo/0/0', tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 100 + k, policySeed: () => 7,
+      version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
+    };
+    const env = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
+    const [original, second] = [await playItem(workItemOf('race', req, 0), env), await playItem(workItemOf('race', req, 1), env)];
+    const bytes = new TextEncoder().encode(JSON.stringify(original));
+    const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const share = new SharedRollouts(new RunBus(lnc, 'race'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    const [c1, c2] = await Promise.all([as(0), as(1)]);
+    try {
+      slowNext = 1; // the first sandbox a verification opens: the original's
+      const played = share.play(ctx, req);
+      const b1 = new RunBus(c1, 'race');
+      for (let i = 0; i < 2; i++) {
+        const w = await b1.nextWork(10_000);
+        expect(w).not.toBeNull();
+        w!.ack();
+      }
+      await b1.publishResult('c1', bytes);
+      await new RunBus(c2, 'race').publishResult('c2', bytes); // the copy, after the original was stored
+      await b1.publishResult('c1', new TextEncoder().encode(JSON.stringify(second)));
+      const ts = await played;
+      expect(ts.map((t) => t.tokens!.ids)).toEqual([original, second].flatMap((m) => (m.trajectories as Trajectory[]).map((t) => t.tokens!.ids)));
+      expect(share.tally.get('c1')).toEqual({ accepted: 2, rejected: {} });
+      expect(share.tally.get('c2')).toEqual({ accepted: 0, rejected: { duplicate: 1 } });
+      expect(share.metrics().dist_played_by_learner ?? 0).toBe(0);
+    } finally {
+      await Promise.all([c1.close(), c2.close(), lnc.close()]);
+    }
+  }, 120_000);
+});
