@@ -39,6 +39,9 @@ export interface RunEstimate {
 const EXPERT_EPISODE_TOKENS = 380;
 /** Tokens of a copy drill: an expert episode cut after its view, and one `sub` turn. */
 const DRILL_TOKENS = 300;
+/** Drill steps a stage stopped by the copy probe (bc.drillUntil) takes: 1,100-3,100 over six val seeds, mean ~1,900
+ *  (docs/learning.md E165); at most bc.drillSteps. */
+const DRILL_STEPS_UNTIL = 1900;
 /** Held-out tasks priced where the config keeps every test task (tasks.maxTest 0) and the caller did not count them. */
 const TEST_TASKS_UNKNOWN = 48;
 /** Tokens of a policy episode, which mostly runs to the turn limit. */
@@ -70,7 +73,8 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number):
   if (phases.includes('base')) {
     const n = cfg.bc.episodes;
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
-    if (cfg.bc.drillSteps > 0) parts.push({ name: 'copy drills', phase: 'base', seconds: trainS(cfg.bc.drillSteps * cfg.bc.batchEpisodes * DRILL_TOKENS) });
+    const drillSteps = cfg.bc.drillUntil > 0 ? Math.min(cfg.bc.drillSteps, DRILL_STEPS_UNTIL) : cfg.bc.drillSteps;
+    if (drillSteps > 0) parts.push({ name: 'copy drills', phase: 'base', seconds: trainS(drillSteps * cfg.bc.batchEpisodes * DRILL_TOKENS) });
     parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }

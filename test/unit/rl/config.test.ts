@@ -56,7 +56,7 @@ describe('run presets', () => {
       'agent.viewHints': true, 'agent.triedHints': true, 'agent.triedOnRefusal': true, 'agent.retryFixes': true, 'agent.subTests': true, 'agent.testReport': 'brief',
       'agent.sandbox': 'worker', 'agent.commandTimeoutMs': 250,
       'reward.lengthThreshold': 5, 'reward.lengthPenalty': false,
-      'bc.episodes': 1000, 'bc.epochs': 2, 'bc.batchEpisodes': 4, 'bc.lr': 5e-3, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.expertGuesses': 3, 'bc.copyDrills': 2000, 'bc.drillSteps': 1000,
+      'bc.episodes': 1000, 'bc.epochs': 1, 'bc.batchEpisodes': 4, 'bc.lr': 5e-3, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.expertGuesses': 3, 'bc.copyDrills': 2000, 'bc.drillSteps': 4000, 'bc.drillUntil': 0.8,
       'rft.tasks': 192, 'rft.samplesPerTask': 8, 'rft.epochs': 3, 'rft.batchEpisodes': 8,
       'dapo.lr': 3e-4, 'dapo.refusedTurns': 'blame',
       'run.checkpointEvery': 2,

@@ -66,8 +66,11 @@ describe('estimateRun', () => {
     const cfg = resolveConfig(RUN_PRESETS.micro!.overrides);
     const e = estimateRun(cfg, RATES, 444);
     expect(e.parts.map((p) => p.name).slice(0, 3)).toEqual(['expert episodes', 'copy drills', 'cloning updates']);
-    // 1,000 steps of 4 drills of ~300 tokens at the calibration's training rate.
-    expect(e.parts[1]!.seconds).toBeCloseTo((1000 * 4 * 300) / RATES.trainTokensPerS, 6);
+    // A stage stopped by the copy probe is priced at the ~1,900 steps it took on val (at most bc.drillSteps), 4 drills of
+    // ~300 tokens a step at the calibration's training rate; a fixed stage at its steps.
+    expect(e.parts[1]!.seconds).toBeCloseTo((1900 * 4 * 300) / RATES.trainTokensPerS, 6);
+    const fixed = estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { 'bc.drillUntil': 0, 'bc.drillSteps': 1000 }), RATES, 444);
+    expect(fixed.parts[1]!.seconds).toBeCloseTo((1000 * 4 * 300) / RATES.trainTokensPerS, 6);
     // Cloning prices the 2,000 mixed drills too: more than the expert episodes alone.
     const noDrills = estimateRun(resolveConfig(RUN_PRESETS.micro!.overrides, { 'bc.copyDrills': 0 }), RATES, 444);
     expect(e.parts[2]!.seconds).toBeGreaterThan(noDrills.parts[2]!.seconds * 2);
