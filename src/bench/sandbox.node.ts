@@ -4,7 +4,6 @@
 // by Vite preview, driven with playwright-core; reported as not measured, with the reason, without it), and
 // the worker sandbox under Node with its runner process started from the snapshot or from stdin.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,12 +12,12 @@ import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { createNodeWorkerSandbox } from '../sandbox/worker-node.node.ts';
 import { applyDiff } from '../sandbox/patch.ts';
 import type { Task } from '../tasks/schema.ts';
+import { launchChromium, noBrowserReason } from './chromium.node.ts';
 import { benchSandbox, row, sampleTasks, SANDBOX_TARGET_MS, type SandboxBenchRow } from './sandbox.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The task file `webswe bench sandbox` samples by default. */
 export const DEFAULT_TASKS = join(ROOT, 'public/tasks/test.jsonl');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 interface Options {
   tasks: number;
@@ -92,11 +91,10 @@ const PAGE_BENCH = `async ({ tasks, timeoutMs }) => {
 
 /** The worker sandbox in headless Chromium: build the app, serve it, time the runs in the page. */
 async function benchWorkerInChromium(tasks: Task[], o: Options): Promise<{ samples: number[]; failed: number } | string> {
-  if (!CHROMIUM) return 'no chromium at /usr/bin/chromium (apt-get install -y chromium)';
-  let playwright: typeof import('playwright-core');
+  if (noBrowserReason) return noBrowserReason;
   let vite: typeof import('vite');
   try {
-    playwright = await import('playwright-core');
+    await import('playwright-core');
     vite = await import('vite');
   } catch (e) {
     return `playwright-core or vite is not installed (${(e as Error).message}); they are dev dependencies: npm install`;
@@ -106,7 +104,7 @@ async function benchWorkerInChromium(tasks: Task[], o: Options): Promise<{ sampl
   await vite.build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   const server = await vite.preview({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), build: { outDir }, preview: { port: 0, host: '127.0.0.1', open: false } });
   const addr = server.httpServer.address();
-  const browser = await playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  const browser = await launchChromium();
   try {
     if (!addr || typeof addr === 'string') throw new Error('the preview server has no port');
     const page = await browser.newPage();

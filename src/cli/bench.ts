@@ -5,7 +5,7 @@ import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
-import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../bench/model.ts';
+import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
 import { MODEL_PRESETS, type ModelPreset } from '../model/presets.ts';
 import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';

@@ -1,11 +1,11 @@
 // What starting a Worker costs in chromium, in wall time and in CPU (docs/learning.md E156): build and serve the
-// app (as scripts/app-learning-shot.ts does); from a Worker of the page (as the app's trainer starts the sandbox's
+// app (as lab/app-learning-shot.ts does); from a Worker of the page (as the app's trainer starts the sandbox's
 // runner Workers) start 48 Workers, one at a time and 8 at once, each given a `node -e 0` job and ended at its
 // exit: the built runner from a blob: URL (what the worker sandbox starts) and a bare script that answers at
 // once. The CPU is every chromium process's (/proc/PID/stat, exited threads included: Linux only), so it counts
 // the browser process's share of a start too.
 //
-//   npx tsx scripts/worker-start-cost.ts
+//   npx tsx lab/worker-start-cost.ts
 //
 // One heavy job: run it on a quiet machine.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -7,11 +7,11 @@
 // first, then stops the run. The picture: the run's page from its header to its evaluation table
 // (progress, the curves against minutes since the run started, pass@1 after each phase).
 //
-//   npx tsx scripts/app-learning-shot.ts [--out docs/app-learning.png] [--phase base|rft|dapo] [--minutes 20]
+//   npx tsx lab/app-learning-shot.ts [--out docs/app-learning.png] [--phase base|rft|dapo] [--minutes 20]
 //
 // One heavy job: run it on a quiet machine (its wall times are the figures the README quotes).
 import { parseArgs } from 'node:util';
-import { openAppPage } from '../test/helpers/browser.ts';
+import { openAppPage } from '../src/bench/chromium.node.ts';
 import { buildAndServe } from './serve-app.ts';
 
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'docs/app-learning.png' }, phase: { type: 'string', default: 'rft' }, minutes: { type: 'string', default: '20' } } });

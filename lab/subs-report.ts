@@ -4,7 +4,7 @@
 // another listed one, absent from the list, or no list seen; then every guess after a list (a sub whose last
 // observation ended with one) the same way; the commands an episode; the subs the file took and those it
 // refused; how many applied subs the solved episodes made; the OLD texts named most.
-//   npx tsx scripts/subs-report.ts runs/e40 [--phase eval-base]   (the file prefix under trajectories/)
+//   npx tsx lab/subs-report.ts runs/e40 [--phase eval-base]   (the file prefix under trajectories/)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import type { Trajectory } from '../src/agent/trajectory.ts';
 
 const { values: a, positionals } = parseArgs({ allowPositionals: true, options: { phase: { type: 'string', default: 'eval-' } } });
 const run = positionals[0];
-if (!run) throw new Error('usage: npx tsx scripts/subs-report.ts RUN_FOLDER [--phase eval-base]');
+if (!run) throw new Error('usage: npx tsx lab/subs-report.ts RUN_FOLDER [--phase eval-base]');
 const dir = join(run, 'trajectories');
 const files = readdirSync(dir).filter((f) => f.startsWith(a.phase!) && f.endsWith('.jsonl')).sort();
 if (files.length === 0) throw new Error(`no ${a.phase}*.jsonl in ${dir}: --phase names a file prefix there (bc, dagger1, rft, eval-base, …)`);

@@ -1,11 +1,11 @@
 // What a run of the browser's worker sandbox costs in chromium (docs/learning.md E146): build and serve the
-// app (as scripts/app-learning-shot.ts does), then in the page 60 runs one after another in one sandbox of a
+// app (as lab/app-learning-shot.ts does), then in the page 60 runs one after another in one sandbox of a
 // level-0 training task's tests and of `node -e 0`, with one sandbox and with two at once (ms a run, wall,
 // amortized), and a new sandbox for each test run (an episode's pattern: a closed sandbox's Worker serves the
-// next, E156). What a Worker start costs, wall and CPU: scripts/worker-start-cost.ts (the runner now takes
+// next, E156). What a Worker start costs, wall and CPU: lab/worker-start-cost.ts (the runner now takes
 // postMessage off its global, so a script appended to it can no longer answer).
 //
-//   npx tsx scripts/worker-run-cost.ts
+//   npx tsx lab/worker-run-cost.ts
 //
 // One heavy job: run it on a quiet machine.
 import { readFileSync } from 'node:fs';

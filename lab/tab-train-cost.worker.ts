@@ -1,7 +1,7 @@
-// The worker side of scripts/tab-train-cost.ts: the model benchmarks of `webswe bench train` and `bench
+// The worker side of lab/tab-train-cost.ts: the model benchmarks of `webswe bench train` and `bench
 // generate` on the WASM backend, in a Web Worker (as the app's trainer runs them), with op results
 // recycled and not (src/ops/recycle.ts). Posts the rows back.
-import { benchGenerate, benchTrain, type ModelBenchResult } from '../src/bench/model.ts';
+import { benchGenerate, benchTrain, type ModelBenchResult } from '../src/rl/throughput.ts';
 import { micro } from '../src/model/presets.ts';
 import { setRecycleMode, type RecycleMode } from '../src/ops/recycle.ts';
 import { WasmBackend } from '../src/ops/wasm/backend.ts';

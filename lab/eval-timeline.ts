@@ -4,7 +4,7 @@
 // are not this process's children, so `time` does not count them). Prints, per kind of work, the calls, the
 // wall time any of them was in flight (their union), their sum and their spread; then how long generation,
 // the sandbox, either or neither was busy. Linux only (/proc). One heavy job: run it on a quiet machine.
-//   npx tsx scripts/eval-timeline.ts --model runs/m-seed1/weights/rft [--tasks public/tasks/level0/test.jsonl]
+//   npx tsx lab/eval-timeline.ts --model runs/m-seed1/weights/rft [--tasks public/tasks/level0/test.jsonl]
 //     [--max 96] [--samples 4] [--seed 1] [--threads 2] [--set key=value ...]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -5,17 +5,17 @@
 // Node process, each with op results recycled (src/ops/recycle.ts) and not, alternated, `--repeat` times.
 // Prints ms per row (the lower median of the repeats) and the ratios on/off and chromium/Node.
 //
-//   npx tsx scripts/tab-train-cost.ts [--repeat 2] [--steps 20]
+//   npx tsx lab/tab-train-cost.ts [--repeat 2] [--steps 20]
 //
 // One heavy job: run it on a quiet machine.
 import { build } from 'esbuild';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { benchGenerate, benchTrain, type ModelBenchResult } from '../src/bench/model.ts';
+import { benchGenerate, benchTrain, type ModelBenchResult } from '../src/rl/throughput.ts';
 import { micro } from '../src/model/presets.ts';
 import { setRecycleMode, type RecycleMode } from '../src/ops/recycle.ts';
 import { wasmBackendNode } from '../src/ops/wasm/threads.node.ts';
-import { launchChromium } from '../test/helpers/browser.ts';
+import { launchChromium } from '../src/bench/chromium.node.ts';
 import type { CostRequest } from './tab-train-cost.worker.ts';
 
 const { values: args } = parseArgs({ options: { repeat: { type: 'string', default: '2' }, steps: { type: 'string', default: '20' } } });

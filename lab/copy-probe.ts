@@ -7,7 +7,7 @@
 // --list first|last: the agent's guess and check instead (agent.viewHints, agent.triedHints): L fillers, a
 // list marker, 2 to K distinct operators, the list's end and 4 fixed template tokens, then the target, the
 // list's first operator (what a hint in file order asks) or its last (the token a fixed distance back).
-//   npx tsx scripts/copy-probe.ts [--k 1] [--lr 5e-3] [--steps 800] [--len 40] [--batch 8] [--single 0] [--list first|last] [--seed 3]
+//   npx tsx lab/copy-probe.ts [--k 1] [--lr 5e-3] [--steps 800] [--len 40] [--batch 8] [--single 0] [--list first|last] [--seed 3]
 // docs/learning.md, finding 27: at micro's cloning rate (5e-3) K = 1 is learned within 600 steps, K = 2 only in
 // part (2.75 nats after 800) and K = 5 not at all (3.37); at 1e-3, K = 2 reaches 1.40 and K = 5 2.72.
 import { parseArgs } from 'node:util';

@@ -6,7 +6,7 @@
 //   every fix of a candidate in fixesFor's order (agent.retryFixes): the token stays until each was tried.
 // No model runs: this is what the world allows, the bar a policy that only copies can reach (docs/learning.md,
 // finding 35).
-//   npx tsx scripts/list-ceiling.ts public/tasks/level0/val.jsonl [--turns 14]
+//   npx tsx lab/list-ceiling.ts public/tasks/level0/val.jsonl [--turns 14]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fixesFor, nameable, onceTokens } from '../src/agent/tools.ts';
@@ -14,7 +14,7 @@ import { parseTaskFile } from '../src/tasks/schema.ts';
 
 const { values: a, positionals } = parseArgs({ allowPositionals: true, options: { turns: { type: 'string', default: '14' } } });
 const file = positionals[0];
-if (!file) throw new Error('usage: npx tsx scripts/list-ceiling.ts TASKS.jsonl [--turns 14]');
+if (!file) throw new Error('usage: npx tsx lab/list-ceiling.ts TASKS.jsonl [--turns 14]');
 const maxTurns = Number(a.turns);
 if (!Number.isInteger(maxTurns) || maxTurns < 3) throw new Error(`--turns must be an integer ≥ 3 (view, fix, submit), got ${a.turns}`);
 

@@ -5,7 +5,7 @@ import { build, preview } from 'vite';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { openAppPage } from '../test/helpers/browser.ts';
+import { openAppPage } from '../src/bench/chromium.node.ts';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 

@@ -1,5 +1,5 @@
-// `webswe bench generate` and `webswe bench train`: model throughput at a preset, on the chosen
-// backend beside the CPU backend in the same run. Generation: G sequences, prefill P prompt tokens
+// A model's throughput on a backend, measured: what the first screen prices a run with (workers/estimate.ts) and what
+// `webswe bench generate` and `webswe bench train` print, each backend beside the others in the same run. Generation: G sequences, prefill P prompt tokens
 // each, then D decode steps (prefill and decode tokens/s), and an agent turn of uneven lengths with
 // packed rows beside the padded layout. Training: B rows × T tokens, forward + backward + AdamW
 // (tokens/s). Memory: the planner's figure and, on WebGPU, the measured peak.
@@ -12,9 +12,9 @@ import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { Rng } from '../random.ts';
-import { AdamW } from '../rl/optimizer.ts';
-import { packEpisodes } from '../rl/pack.ts';
-import { sftStep } from '../rl/steps.ts';
+import { AdamW } from './optimizer.ts';
+import { packEpisodes } from './pack.ts';
+import { sftStep } from './steps.ts';
 
 export interface ModelBenchResult {
   name: string;

@@ -1,7 +1,7 @@
 // A from-scratch model of any size as a Hugging Face folder (seeded init, the tokenizer of an existing
 // folder), for `webswe train --set model.preset=FOLDER`: how docs/learning.md's larger micro models (E97, E99)
 // were made. The tokenizer must be the one the run's tasks train (a micro run's weights/<phase>/ has it).
-//   npx tsx scripts/init-model-folder.ts --tokenizer runs/fix-seed1b/weights/base --layers 3 --hidden 96 \
+//   npx tsx lab/init-model-folder.ts --tokenizer runs/fix-seed1b/weights/base --layers 3 --hidden 96 \
 //     --heads 6 --kv-heads 3 --intermediate 256 --seed 1 --out runs/big-init
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ const { values: a } = parseArgs({
     intermediate: { type: 'string', default: '172' }, seed: { type: 'string', default: '1' },
   },
 });
-if (!a.tokenizer || !a.out) throw new Error('usage: npx tsx scripts/init-model-folder.ts --tokenizer FOLDER --out FOLDER [--layers N --hidden C --heads H --kv-heads K --head-dim D --intermediate F --seed S]');
+if (!a.tokenizer || !a.out) throw new Error('usage: npx tsx lab/init-model-folder.ts --tokenizer FOLDER --out FOLDER [--layers N --hidden C --heads H --kv-heads K --head-dim D --intermediate F --seed S]');
 const int = (k: keyof typeof a) => {
   const v = Number(a[k]);
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${k} must be a positive whole number, got "${a[k]}"`);
