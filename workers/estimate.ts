@@ -4,7 +4,7 @@
 // prefill and a few decode steps at the rollout batch, and a test run of a bundled task (timed the
 // second time: the first loads the sandbox).
 import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
-import { benchGenerate, benchTrain } from '../src/bench/model.ts';
+import { benchGenerate, benchTrain } from '../src/rl/throughput.ts';
 import { MODEL_PRESETS } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
