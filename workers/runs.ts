@@ -15,7 +15,8 @@ import { ConfigError, flattenConfig, fromSavedConfig, resolveConfig, type Config
 import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
-import { train, type PhaseRow } from '../src/rl/trainer.ts';
+import type { PhaseRow } from '../src/rl/results.ts';
+import { train } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
 import { wsconnect } from '@nats-io/nats-core';
 import { RunBus } from '../src/share/bus.ts';

@@ -5,7 +5,7 @@
 import type { Trajectory, TurnRecord } from '../src/agent/trajectory.ts';
 import type { ConfigValue } from '../src/rl/config.ts';
 import type { Progress } from '../src/rl/phases.ts';
-import type { PhaseRow } from '../src/rl/trainer.ts';
+import type { PhaseRow } from '../src/rl/results.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
 import type { MemoryBudget } from '../src/rl/fit.ts';
 import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';

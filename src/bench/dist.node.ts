@@ -34,7 +34,7 @@ import { ModelPolicy } from '../rl/model-policy.ts';
 import { flattenConfig, resolveConfig } from '../rl/config.ts';
 import { rolloutBatch, type RoundRequest } from '../rl/phases.ts';
 import { phaseContext } from '../rl/session.ts';
-import { tokenizerCorpus } from '../rl/trainer.ts';
+import { tokenizerCorpus } from '../rl/session.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { Task } from '../tasks/schema.ts';
 

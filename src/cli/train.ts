@@ -12,7 +12,9 @@ import { ConfigError, FIELDS, flattenConfig, fromSavedConfig, parseOverrides, re
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { phaseGains } from '../rl/gains.ts';
-import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
+import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
+import { resultsTable } from '../rl/results.ts';
+import { train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
@@ -27,7 +29,7 @@ import { UserError, printJson, runCommand } from './output.ts';
  * on disk, else a Hub id (`owner/name`) fetched from huggingface.co with progress on stderr.
  */
 async function loadPretrained(source: string): Promise<LoadedModel | undefined> {
-  if (MODEL_PRESETS[source]) return undefined;
+  if (modelPreset(source)) return undefined;
   if (existsSync(source)) return loadModelDir(source);
   if (!/^[\w.-]+\/[\w.-]+$/.test(source)) {
     throw new UserError(`model.preset "${source}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')}), a Hugging Face folder on disk or a Hub id like Qwen/Qwen2.5-0.5B-Instruct`);

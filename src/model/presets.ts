@@ -103,3 +103,6 @@ export const nano: ModelPreset = Object.freeze({
 });
 
 export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({ nano, micro, mini, tiny });
+
+/** The from-scratch preset called `name` (undefined for any other name, a Hugging Face folder or Hub id). */
+export const modelPreset = (name: string): ModelPreset | undefined => (Object.hasOwn(MODEL_PRESETS, name) ? MODEL_PRESETS[name as ModelPreset['name']] : undefined);

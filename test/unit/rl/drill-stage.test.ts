@@ -49,7 +49,7 @@ describe('drills-only stage', () => {
       const stopped = await go({ 'bc.drillSteps': 6 }, stopAt);
       expect(stopped.r.stopped).toBe(true);
       expect(stopped.steps.map((m) => m.step)).toEqual(Array.from({ length: stopAt }, (_, i) => i));
-      expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: stopAt, optimizerStep: stopAt === 6 ? 0 : stopAt, extra: { sft: true } });
+      expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: stopAt, optimizerStep: stopAt === 6 ? 0 : stopAt });
       const resumed = await go({ 'bc.drillSteps': 6 }, undefined, stopped.dir);
       expect(resumed.r.resumedFrom).toEqual({ phase: 'base', step: stopAt });
       expect(resumed.metrics, `stopped at ${stopAt}`).toEqual(full.metrics);
