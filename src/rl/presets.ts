@@ -11,7 +11,7 @@ import type { ConfigValue } from './config.ts';
  * the worker sandbox (the browser's emulated node:test, one confined node process an episode).
  */
 const MICRO: Record<string, ConfigValue> = {
-  'model.preset': 'micro',
+  'model.preset': 'scratch-160k',
   'model.trainRows': 2,
   'tasks.train': 'public/tasks/level0/train.jsonl',
   'tasks.test': 'public/tasks/level0/test.jsonl',
@@ -65,7 +65,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
   tiny: {
     description: 'a 4.9 M-parameter model from scratch on the library tasks, for a laptop GPU',
     overrides: {
-      'model.preset': 'tiny',
+      'model.preset': 'scratch-5m',
       'bc.lr': 1e-3,
       'tasks.maxTrain': 200,
       'tasks.maxTest': 40,

@@ -7,7 +7,7 @@ import { trainBpe } from '../../../src/model/bpe.ts';
 import { freezeConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';
 import type { LoadedModel } from '../../../src/model/load.ts';
-import { modelPreset, nano } from '../../../src/model/presets.ts';
+import { modelPreset, scratch30k } from '../../../src/model/presets.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { openPolicyModel, openRunPolicy, policyText } from '../../../src/rl/session.ts';
@@ -16,8 +16,8 @@ import { openPolicyModel, openRunPolicy, policyText } from '../../../src/rl/sess
 const TEMPLATE = "{#- from chat_template.jinja -#}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
 
 function folder(o: { jinja?: string; tokenizer?: boolean } = {}): LoadedModel {
-  const bpe = trainBpe([SYSTEM_PROMPT, 'def f(x):\n    return x + 1\n'], { vocabSize: nano.tokenizerVocab });
-  const config = freezeConfig({ ...nano.config, vocabSize: Math.min(nano.config.vocabSize, bpe.vocabSize) });
+  const bpe = trainBpe([SYSTEM_PROMPT, 'def f(x):\n    return x + 1\n'], { vocabSize: scratch30k.tokenizerVocab });
+  const config = freezeConfig({ ...scratch30k.config, vocabSize: Math.min(scratch30k.config.vocabSize, bpe.vocabSize) });
   const params = initParams(config, 3);
   return {
     config,
@@ -48,7 +48,7 @@ describe('opening a policy', () => {
   });
 
   it('takes only real presets for presets', () => {
-    expect(modelPreset('nano')).toBe(nano);
-    for (const name of ['constructor', 'toString', '__proto__', 'Qwen/Qwen2.5-0.5B']) expect(modelPreset(name)).toBeUndefined();
+    expect(modelPreset('scratch-30k')).toBe(scratch30k);
+    for (const name of ['constructor', 'toString', '__proto__', 'Qwen/Qwen2.5-0.5B', 'micro']) expect(modelPreset(name)).toBeUndefined();
   });
 });
