@@ -120,6 +120,16 @@ export const FIELDS = [
   f('dist.roundSeconds', 'number', 600, 'seconds a round waits for contributors before the learner plays what is missing', { min: 0, max: 86400 }),
 ] as const satisfies readonly FieldSpec[];
 
+/** The config's sections, in FIELDS' order, with the title the CLI's --print-config and the app's form give them
+ *  (`seed` has no section of its own: it opens Run). */
+export const CONFIG_SECTIONS: Readonly<Record<string, string>> = Object.freeze({
+  seed: 'Run', model: 'Model', tasks: 'Tasks', agent: 'Agent and sandbox', reward: 'Reward', bc: 'Behaviour cloning (base)',
+  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run', dist: 'Share the run (contributors play its DAPO rounds)',
+});
+
+/** The section a field path belongs to (a key of CONFIG_SECTIONS). */
+export const sectionOf = (path: string): string => (path.includes('.') ? path.slice(0, path.indexOf('.')) : 'seed');
+
 export type ConfigValue = number | boolean | string;
 
 type AnyField = (typeof FIELDS)[number];
