@@ -235,9 +235,8 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
   const tasksById = new Map(ctx.train.map((t) => [t.instance_id, t]));
   // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden rise of the copy probe
-  // (copy-probe.ts) whose step varies with the seed: 600-1,000 steps on one, past 1,000 on another, where a stage cut
-  // at a fixed 1,000 steps left it unformed and the cloning's cosine decay then never formed it (docs/learning.md
-  // finding 51: val base 8.6 % against 66 %). With bc.drillUntil the stage runs until the probe reads at least that
+  // (copy-probe.ts) at a step that varies with the seed, and cloning's decaying rate does not form it when the stage
+  // ended before it (docs/learning.md). With bc.drillUntil the stage runs until the probe reads at least that
   // (every 100 steps), at most bc.drillSteps. A constant rate after warm-up; its steps are the base phase's first,
   // and cloning's are numbered on from bc.drillSteps whatever step the stage ended at (so a resumed run finds them),
   // checkpointed and resumed like cloning's.
