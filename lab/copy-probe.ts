@@ -1,4 +1,4 @@
-// Can micro learn to copy, and when? A synthetic probe through the project's own model, backend and SFT
+// Can scratch-160k learn to copy, and when? A synthetic probe through the project's own model, backend and SFT
 // step (no agent, no sandbox): each sequence is L filler tokens with K distinct "operator" tokens (of 30)
 // at random places, a query token, and the target: one of the K operators, uniform. The prior alone scores
 // ln 30 = 3.40 nats; a model that copies the K candidates scores ln K (0 for K = 1). Prints the step's
@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { initParams } from '../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../src/model/params.ts';
-import { micro } from '../src/model/presets.ts';
+import { scratch160k } from '../src/model/presets.ts';
 import { Transformer } from '../src/model/transformer.ts';
 import { wasmBackendNode } from '../src/ops/wasm/threads.node.ts';
 import { Rng } from '../src/random.ts';
@@ -30,8 +30,8 @@ if (a.list !== undefined && K < 2) throw new Error('--list needs --k 2 or more (
 
 const OPERATORS = 30, FIRST_OPERATOR = 10, FILLER = 400, FIRST_FILLER = 300, QUERY = 5, BOS = 1, LIST = 6, END = 7, TEMPLATE = [200, 201, 202, 203];
 const be = await wasmBackendNode();
-const params = uploadParams(be, micro.config, initParams(micro.config, 1));
-const model = new Transformer(be, micro.config, params);
+const params = uploadParams(be, scratch160k.config, initParams(scratch160k.config, 1));
+const model = new Transformer(be, scratch160k.config, params);
 const hp = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, maxGradNorm: 1 };
 const opt = new AdamW(be, params, zeroGrads(be, params), hp);
 const probe = new AdamW(be, params, zeroGrads(be, params), hp); // its own moments: measuring leaves training alone

@@ -29,7 +29,7 @@ const tokenizerConfig = JSON.parse(readFileSync(join(a.tokenizer, 'tokenizer_con
 const from = JSON.parse(readFileSync(join(a.tokenizer, 'config.json'), 'utf8')) as { vocab_size: number; eos_token_id?: number | number[]; bos_token_id?: number };
 const eos = from.eos_token_id === undefined ? undefined : Array.isArray(from.eos_token_id) ? from.eos_token_id : [from.eos_token_id];
 const config = freezeConfig({
-  ...MODEL_PRESETS.micro.config, vocabSize: from.vocab_size,
+  ...MODEL_PRESETS['scratch-160k'].config, vocabSize: from.vocab_size,
   numLayers: int('layers'), hiddenSize: int('hidden'), numHeads: int('heads'), numKvHeads: int('kv-heads'), headDim: int('head-dim'), intermediateSize: int('intermediate'),
   ...(eos ? { eosTokenIds: eos } : {}), ...(from.bos_token_id !== undefined ? { bosTokenId: from.bos_token_id } : {}),
 });

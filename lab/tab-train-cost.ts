@@ -1,5 +1,5 @@
 // What the model's work costs in a browser tab against Node (docs/learning.md E148): `webswe bench train`'s
-// step (micro, B 2 × T 512, forward + backward + AdamW) and `bench generate`'s rows (prefill, decode, an
+// step (scratch-160k, B 2 × T 512, forward + backward + AdamW) and `bench generate`'s rows (prefill, decode, an
 // agent turn) on the WASM backend on every core, in a Web Worker of Debian's chromium (a page served
 // cross-origin isolated, as `webswe serve` does, so the helper threads get SharedArrayBuffer) and in this
 // Node process, each with op results recycled (src/ops/recycle.ts) and not, alternated, `--repeat` times.
@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { benchGenerate, benchTrain, type ModelBenchResult } from '../src/rl/throughput.ts';
-import { micro } from '../src/model/presets.ts';
+import { scratch160k } from '../src/model/presets.ts';
 import { setRecycleMode, type RecycleMode } from '../src/ops/recycle.ts';
 import { wasmBackendNode } from '../src/ops/wasm/threads.node.ts';
 import { launchChromium } from '../src/bench/chromium.node.ts';
@@ -48,7 +48,7 @@ const inNode = async (recycle: RecycleMode): Promise<ModelBenchResult[]> => {
   setRecycleMode(recycle);
   const be = await wasmBackendNode();
   const b = { name: 'node', be: be as never };
-  const rows = [await benchTrain(b, micro, shape), ...(await benchGenerate(b, micro, { G: 8, P: 256, D: 64 }))];
+  const rows = [await benchTrain(b, scratch160k, shape), ...(await benchGenerate(b, scratch160k, { G: 8, P: 256, D: 64 }))];
   be.close();
   return rows;
 };
@@ -70,7 +70,7 @@ server.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const at = (where: string, recycle: string, row: string) => median(ms.get(`${where} ${recycle} ${row}`)!);
-console.log(`micro on the WASM backend, every core; train step B ${shape.B} × T ${shape.T}; generate G 8, P 256, D 64; lower medians of ${repeat} repeats`);
+console.log(`scratch-160k on the WASM backend, every core; train step B ${shape.B} × T ${shape.T}; generate G 8, P 256, D 64; lower medians of ${repeat} repeats`);
 console.log('row'.padEnd(14) + 'chromium on'.padStart(13) + 'off'.padStart(10) + 'off/on'.padStart(9) + 'node on'.padStart(10) + 'off'.padStart(10) + 'off/on'.padStart(9) + 'chromium/node (on)'.padStart(21));
 for (const row of ['train step', 'prefill', 'decode', 'turn packed', 'turn padded']) {
   const [co, cf, no, nf] = [at('chromium', 'on', row), at('chromium', 'off', row), at('node', 'on', row), at('node', 'off', row)];

@@ -39,9 +39,9 @@ fi
 want gpu && step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 want adapter && step 'Adapter and backend' "$W" gpu
 want kernels && step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
-for p in micro tiny; do
-  want generate && step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --preset "$p" --backend webgpu,wasm,fast-cpu
-  want train && step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --preset "$p" --backend webgpu,wasm,fast-cpu
+for p in scratch-160k scratch-5m; do
+  want generate && step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --model "$p" --backend webgpu,wasm,fast-cpu
+  want train && step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --model "$p" --backend webgpu,wasm,fast-cpu
 done
 want run || { printf '\nreport: %s\n' "$report"; exit 0; }
 # GPU memory every 5 s while it runs: a pool or cache that grows shows here before the device refuses.

@@ -6,7 +6,7 @@
 // match the weights, and its tokenizer; otherwise it is listed with its checkpoint and the reason.
 import { unzipSync } from 'fflate';
 import { freezeConfig, parseHfConfig } from '../src/model/config.ts';
-import { MODEL_PRESETS } from '../src/model/presets.ts';
+import { MODEL_PRESETS, modelPreset } from '../src/model/presets.ts';
 import { bufferSource, readHeader, type TensorInfo } from '../src/model/safetensors.ts';
 import { validateAgainstConfig } from '../src/model/weights.ts';
 import { flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue } from '../src/rl/config.ts';
@@ -65,7 +65,7 @@ function resumeProblems(config: Record<string, ConfigValue> | null, hasTokenizer
   const out: string[] = [];
   if (!hasTokenizer) out.push('tokenizer.json and tokenizer_config.json are missing, so the vocabulary the weights were trained with is unknown');
   const presetName = String(config?.['model.preset'] ?? '');
-  const preset = MODEL_PRESETS[presetName as keyof typeof MODEL_PRESETS];
+  const preset = modelPreset(presetName);
   if (config && !preset) out.push(`model.preset "${presetName}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')}), the models browser runs train`);
   if (preset) {
     try {

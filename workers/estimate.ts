@@ -5,7 +5,7 @@
 // second time: the first loads the sandbox).
 import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
 import { benchGenerate, benchTrain } from '../src/rl/throughput.ts';
-import { MODEL_PRESETS } from '../src/model/presets.ts';
+import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
@@ -19,7 +19,7 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   const run = RUN_PRESETS[preset];
   if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
   const cfg = resolveConfig(run.overrides, { ...BROWSER_DEFAULTS, ...overrides });
-  const model = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
+  const model = modelPreset(cfg.model.preset);
   if (!model) throw new Error(`the run preset "${preset}" starts from a pretrained model; only from-scratch presets are estimated`);
   const be = await open(choice);
   const b = { name: be.name, be: be.be };

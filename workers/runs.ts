@@ -10,12 +10,13 @@
 // whose sandbox lives in the page (agent.sandbox webcontainer, page-sandboxes.ts) when the page cannot boot it.
 import type { Trajectory } from '../src/agent/trajectory.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
-import { MODEL_PRESETS } from '../src/model/presets.ts';
+import { modelPreset } from '../src/model/presets.ts';
 import { ConfigError, flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
 import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
-import { train, type PhaseRow } from '../src/rl/trainer.ts';
+import type { PhaseRow } from '../src/rl/results.ts';
+import { train } from '../src/rl/trainer.ts';
 import type { SandboxFactory } from '../src/sandbox/types.ts';
 import { wsconnect } from '@nats-io/nats-core';
 import { RunBus } from '../src/share/bus.ts';
@@ -32,7 +33,7 @@ import { episodeFollower } from './follow.ts';
 /** Refuse a run that will not fit the backend it would train on, with the planner's numbers. A pretrained
  *  model (a cached one, idb:models/…) is sized from its config.json in the Model view (model-fit.ts). */
 function checkMemory(cfg: RunConfig, budget: MemoryBudget): void {
-  if (!(cfg.model.preset in MODEL_PRESETS)) return;
+  if (!modelPreset(cfg.model.preset)) return;
   const fit = checkRunFit(flattenConfig(cfg), budget);
   if (!fit.ok) throw new ConfigError(fit.message);
 }

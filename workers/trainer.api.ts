@@ -5,9 +5,10 @@
 import type { Trajectory, TurnRecord } from '../src/agent/trajectory.ts';
 import type { ConfigValue } from '../src/rl/config.ts';
 import type { Progress } from '../src/rl/phases.ts';
-import type { PhaseRow } from '../src/rl/trainer.ts';
+import type { PhaseRow } from '../src/rl/results.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
 import type { MemoryBudget } from '../src/rl/fit.ts';
+import type { ExportFormat } from '../src/store/export.ts';
 import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
@@ -203,7 +204,7 @@ export interface ImportedRun {
 /** Export and import (workers/export.ts, workers/task-sets.ts). */
 export interface ExportApi {
   /** Every episode the run stored, as ATIF JSON (an array of documents) or SFT JSONL (one line each). */
-  exportTrajectories(name: string, format: 'atif' | 'sft'): Promise<ExportedFile>;
+  exportTrajectories(name: string, format: ExportFormat): Promise<ExportedFile>;
   /** The run's last checkpoint as a zip: the Hugging Face folder plus optimizer.safetensors, state.json and webswe-run.json. */
   exportCheckpoint(name: string): Promise<ExportedFile>;
   /** A checkpoint zip (exportCheckpoint's, or a zipped CLI run folder) as a new run in this browser. */

@@ -84,6 +84,3 @@ export function issueMessage(repo: string, problem: string, files: readonly stri
 export function formatErrorMessage(error: string): string {
   return `Format error: ${error}. The turn was not run.\n${EXPECTED_FORM}`;
 }
-
-/** The observation that follows `submit`. */
-export const SUBMITTED = 'Submitted. The episode is over.';

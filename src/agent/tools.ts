@@ -215,8 +215,8 @@ const MUTATED_FROM: readonly (readonly [string, string])[] = [BOUNDARY, NEGATE, 
  * The replacements that undo a level-0 one-token mutation which left `token`, in a fixed order (agent.retryFixes):
  * its same-kind swap first (replacementFor's operator), then every other operator the task world's tables turn
  * into it (`>=` came from `>` by boundary or from `<` by negation: [`>`, `<`]; `*` from `/` or `%`; `&&` from `||`
- * or `??`); a number n came from n − 1 or n + 1 (0 only from 1). Empty for a token no sub can name. E59's RFT
- * named the bug's token with the other of two replacements in 64 of its 122 val failures, and never again.
+ * or `??`); a number n came from n − 1 or n + 1 (0 only from 1). Empty for a token no sub can name. Without the
+ * order a policy that named the bug's token with one replacement rarely tried the other (docs/learning.md).
  */
 export function fixesFor(token: string): string[] {
   if (/^\d+$/.test(token)) {
@@ -324,7 +324,7 @@ export const takenBack = (t: Turn): boolean => t.command?.name === 'sub' && t.st
  *  Every test passing keeps the change (status ok); otherwise it is taken back at once (status error: the file
  *  is unchanged, as after a refused sub) and, with agent.triedHints, the candidates no sub has named follow.
  *  A taken-back sub reports the counts line alone, not the failures: a guess is then ~30 tokens of context
- *  instead of ~130, and the first such runs (E51) ended 27 % of their episodes at the context limit. */
+ *  instead of ~130, which a 1,536-token episode of many guesses would otherwise run out of. */
 async function testSub(ctx: ToolContext, path: string, n: number, before: string): Promise<ToolResult> {
   const takeBack = async () => {
     ctx.history?.pop();

@@ -1,8 +1,8 @@
 // The CPU roofline of `webswe bench kernels`: the machine's measured SIMD peak (kernels/*.c `peak_item`:
 // 12 independent f32x4 multiply-add chains in registers, on one thread and on every thread of the
-// pool), and the WASM backend's matmul and attention at `tiny`'s training shapes (B 4 × T 256) as a
+// pool), and the WASM backend's matmul and attention at `scratch-5m`'s training shapes (B 4 × T 256) as a
 // share of that peak, beside the fast JS backend measured in the same run (speed-up = its ms / ours).
-import { tiny } from '../model/presets.ts';
+import { scratch5m } from '../model/presets.ts';
 import type { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { CpuTensor } from '../ops/tensor.ts';
 import type { WasmBackend } from '../ops/wasm/backend.ts';
@@ -45,7 +45,7 @@ export async function measureCpuPeak(be: WasmBackend): Promise<CpuPeak> {
 
 /** tiny's matmuls (N = B·T tokens against its C, F, V) and its attention, forward and backward. */
 export async function benchCpuOps(be: WasmBackend, fast: FastCpuBackend, peak: CpuPeak, onProgress?: (label: string) => void): Promise<CpuOpResult[]> {
-  const c = tiny.config, N = 4 * 256, C = c.hiddenSize, F = c.intermediateSize, V = c.vocabSize;
+  const c = scratch5m.config, N = 4 * 256, C = c.hiddenSize, F = c.intermediateSize, V = c.vocabSize;
   const rng = new Rng(2);
   const t = (shape: number[]): CpuTensor => be.fromArray(rng.uniform(shape.reduce((a, b) => a * b, 1)), shape);
   const out: CpuOpResult[] = [];

@@ -1,4 +1,4 @@
-// `webswe bench train --dapo`: one real DAPO iteration at a model preset (the trainer's own
+// `webswe bench train --dapo`: one real DAPO iteration of a from-scratch model shape (the trainer's own
 // dapoIteration: G episodes per task on the shortest training tasks in a real sandbox, then the
 // clipped update), with small bounded settings, reported as a wall-time split: generation, sandbox
 // (and the part of it that ran during generation), forward/backward, optimiser, the rest; and
@@ -8,22 +8,14 @@
 // policies) with the overlap scheme (agent.overlap) on and off, alternating the order over a few
 // repeats (a shared machine's load drifts), and checks every run played identical trajectories.
 import { Timeline } from '../agent/timeline.ts';
-import { SYSTEM_PROMPT } from '../agent/prompt.ts';
-import { stopIdsFor } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
-import { trainBpe } from '../model/bpe.ts';
-import { freezeConfig } from '../model/config.ts';
 import { KvGenerator } from '../model/generate.ts';
-import { initParams } from '../model/init.ts';
-import { uploadParams } from '../model/params.ts';
-import { MODEL_PRESETS } from '../model/presets.ts';
-import { Tokenizer } from '../model/tokenizer.ts';
-import { Transformer } from '../model/transformer.ts';
+import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { rolloutTiming } from '../rl/collect.ts';
-import { phaseContext } from '../rl/session.ts';
+import { openRunPolicy, phaseContext } from '../rl/session.ts';
 import { dapoIteration, dapoRound, newOptimizer, type PhaseContext, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
@@ -49,8 +41,8 @@ export const DAPO_BENCH_DEFAULTS: Readonly<Record<string, ConfigValue>> = Object
 const TOKENIZER_TASKS = 24;
 
 export interface DapoBenchOptions {
-  /** Model preset: nano, micro or tiny (micro and tiny take their run preset's settings too). */
-  preset: string;
+  /** A from-scratch model shape (MODEL_PRESETS), with the settings of the run preset that trains it, if one does. */
+  model: string;
   be: Backend<Tensor>;
   backend: string;
   sandbox: SandboxFactory;
@@ -76,7 +68,7 @@ export interface DapoBenchTiming {
 }
 
 export interface DapoBenchResult {
-  preset: string;
+  model: string;
   backend: string;
   overlap: boolean;
   settings: { seed: number; tasks: number; group_size: number; episodes: number; max_turns: number; action_tokens: number; context_tokens: number; optimizer_steps: number };
@@ -88,9 +80,11 @@ export interface DapoBenchResult {
   metrics: MetricRecord;
 }
 
-export function dapoBenchConfig(preset: string, overrides: Record<string, ConfigValue> = {}): RunConfig {
-  if (!(preset in MODEL_PRESETS)) throw new Error(`--preset must be one of ${Object.keys(MODEL_PRESETS).join(', ')}, got "${preset}"`);
-  return resolveConfig(RUN_PRESETS[preset]?.overrides ?? {}, DAPO_BENCH_DEFAULTS, { 'model.preset': preset, 'run.phases': 'dapo' }, overrides);
+/** The bench's config for `shape`: the run preset that trains it (micro for scratch-160k), the bench's bounds, `overrides`. */
+export function dapoBenchConfig(shape: string, overrides: Record<string, ConfigValue> = {}): RunConfig {
+  if (!modelPreset(shape)) throw new Error(`--model must be one of ${Object.keys(MODEL_PRESETS).join(', ')}, got "${shape}"`);
+  const run = Object.values(RUN_PRESETS).find((r) => r.overrides['model.preset'] === shape);
+  return resolveConfig(run?.overrides ?? {}, DAPO_BENCH_DEFAULTS, { 'model.preset': shape, 'run.phases': 'dapo' }, overrides);
 }
 
 interface Bench {
@@ -104,19 +98,17 @@ interface Bench {
 
 /** The config, fresh model and phase context of a bench, warmed up. */
 async function setUp(o: DapoBenchOptions): Promise<Bench> {
-  const cfg = dapoBenchConfig(o.preset, o.overrides);
-  const preset = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
-  // The tokenizer as `webswe train` would train it (system prompt and the preset's training tasks);
-  // the iteration's pool is the shortest tasksPerIteration of them, so it plays each once.
+  const cfg = dapoBenchConfig(o.model, o.overrides);
+  // The policy as `webswe train` opens it (its tokenizer trained on the training tasks, seeded init);
+  // the iteration's pool is the shortest tasksPerIteration of those tasks, so it plays each once.
   const corpusTasks = selectTasks(o.tasks, { max: cfg.tasks.maxTrain || TOKENIZER_TASKS, difficulty: cfg.tasks.difficulty });
   const pool = corpusTasks.slice(0, cfg.dapo.tasksPerIteration);
   if (pool.length < cfg.dapo.tasksPerIteration) throw new Error(`the task file has ${pool.length} task(s) of difficulty ${cfg.tasks.difficulty}; the bench needs ${cfg.dapo.tasksPerIteration} (dapo.tasksPerIteration)`);
-  const bpe = trainBpe([SYSTEM_PROMPT, ...corpusTasks.flatMap((t) => [t.problem_statement, ...Object.values(t.files)])], { vocabSize: preset.tokenizerVocab });
-  const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
-  const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
-  const model = new Transformer(o.be, config, uploadParams(o.be, config, initParams(config, cfg.seed)));
+  const noStore = { readJson: async () => null, writeJson: async () => {} };
+  const policy = await openRunPolicy(cfg, o.be, { store: noStore, train: corpusTasks });
+  const { model } = policy;
   let trajectories: Trajectory[] = [];
-  const ctx: PhaseContext<Tensor> = phaseContext(cfg, o.be, { model, tokenizer, stopIds: stopIdsFor(tokenizer, config.eosTokenIds) }, { sandbox: o.sandbox, train: pool, test: [] }, {
+  const ctx: PhaseContext<Tensor> = phaseContext(cfg, o.be, policy, { sandbox: o.sandbox, train: pool, test: [] }, {
     trajectories: async (_phase, _step, ts) => void (trajectories = ts),
     progress: (p) => o.onProgress?.(p),
   });
@@ -136,7 +128,6 @@ const settingsOf = (cfg: RunConfig, tasks: number, episodes: number): DapoBenchR
 /** One DAPO iteration from fresh weights; the result and the episodes it played. */
 export async function benchDapo(o: DapoBenchOptions): Promise<{ result: DapoBenchResult; trajectories: Trajectory[] }> {
   const { cfg, ctx, pool, played, dispose } = await setUp(o);
-  const preset = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
   const opt = newOptimizer(ctx);
   const row = await dapoIteration(ctx, opt, { iteration: 0, optimizerStep: 0 });
   if (!row) throw new Error('the DAPO iteration was stopped'); // the bench never asks it to stop
@@ -158,7 +149,7 @@ export async function benchDapo(o: DapoBenchOptions): Promise<{ result: DapoBenc
   return {
     trajectories,
     result: {
-      preset: preset.name, backend: o.backend, overlap: cfg.agent.overlap === true,
+      model: cfg.model.preset, backend: o.backend, overlap: cfg.agent.overlap === true,
       settings: settingsOf(cfg, pool.length, trajectories.length),
       timing,
       tokens: { generated, trained },
@@ -194,7 +185,7 @@ export interface RolloutRun {
 }
 
 export interface OverlapComparison {
-  preset: string;
+  model: string;
   backend: string;
   settings: DapoBenchResult['settings'];
   /** In the order run: repeat r runs on, off for even r and off, on for odd r. */
@@ -236,9 +227,8 @@ export async function compareOverlap(o: DapoBenchOptions, repeats = 3): Promise<
   }
   dispose();
   const withOverlap = median(runs.filter((x) => x.overlap).map((x) => x.rollout_s)), without = median(runs.filter((x) => !x.overlap).map((x) => x.rollout_s));
-  const preset = MODEL_PRESETS[cfg.model.preset as keyof typeof MODEL_PRESETS];
   return {
-    preset: preset.name, backend: o.backend,
+    model: cfg.model.preset, backend: o.backend,
     settings: settingsOf(cfg, pool.length, pool.length * cfg.dapo.groupSize),
     runs,
     median_rollout_s: { with_overlap: withOverlap, without_overlap: without },

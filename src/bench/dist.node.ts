@@ -19,22 +19,14 @@ import { startLocalServer } from '../share/local-server.node.ts';
 import { playItem } from '../share/play.ts';
 import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
 import { inboxPrefix } from '../share/server-config.ts';
-import { stopIdsFor } from '../agent/render.ts';
 import { utf8Encode } from '../model/dtypes.ts';
-import { trainBpe } from '../model/bpe.ts';
-import { freezeConfig, toHfConfig } from '../model/config.ts';
-import { initParams } from '../model/init.ts';
-import { uploadParams } from '../model/params.ts';
-import { MODEL_PRESETS } from '../model/presets.ts';
-import { Tokenizer } from '../model/tokenizer.ts';
-import { Transformer } from '../model/transformer.ts';
+import { toHfConfig } from '../model/config.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { collect, seedFor } from '../rl/collect.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { flattenConfig, resolveConfig } from '../rl/config.ts';
 import { rolloutBatch, type RoundRequest } from '../rl/phases.ts';
-import { phaseContext } from '../rl/session.ts';
-import { tokenizerCorpus } from '../rl/trainer.ts';
+import { openRunPolicy, phaseContext } from '../rl/session.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { Task } from '../tasks/schema.ts';
 
@@ -77,20 +69,16 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
   const conns: NatsConnection[] = [];
   let stop = false;
   try {
-    const cfg = resolveConfig({ 'model.preset': 'nano', seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
-    const preset = MODEL_PRESETS.nano;
-    const bpe = trainBpe(tokenizerCorpus(o.tasks), { vocabSize: preset.tokenizerVocab });
-    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
-    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+    const cfg = resolveConfig({ 'model.preset': 'scratch-30k', seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
     const be = new FastCpuBackend();
-    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, o.seed)));
-    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
-    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
+    const policy = await openRunPolicy(cfg, be, { store: { readJson: async () => null, writeJson: async () => {} }, train: o.tasks });
+    const { model, tokenizer, stopIds, config } = policy;
+    const ctx = phaseContext(cfg, be, policy, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
     const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
     const learnerNc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     conns.push(learnerNc);
     const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120 });
-    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config } });
     const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
 
     // The rounds' work, and each item's honest result (and one played with another seed), played here

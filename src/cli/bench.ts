@@ -1,12 +1,12 @@
 // `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio; `bench generate`
 // and `bench train` (model throughput; `bench train --dapo`: a real DAPO iteration's time split).
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
-import { MODEL_PRESETS, type ModelPreset } from '../model/presets.ts';
+import { MODEL_PRESETS, modelPreset, type ModelPreset } from '../model/presets.ts';
 import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { WebGpuBackend } from '../ops/webgpu/backend.ts';
@@ -128,24 +128,26 @@ const FAST_CPU = 'fast-cpu (blocked JS)';
 /** Each row's tokens/s over fast-cpu's for the same measurement, when fast-cpu ran in this command. */
 function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_fast_cpu?: number })[] {
   return rows.map((r) => {
-    const peer = rows.find((p) => p.backend === FAST_CPU && p.name === r.name && p.preset === r.preset && p.shape === r.shape);
+    const peer = rows.find((p) => p.backend === FAST_CPU && p.name === r.name && p.model === r.model && p.shape === r.shape);
     return peer ? { ...r, vs_fast_cpu: r.tokens_per_s / peer.tokens_per_s } : r;
   });
 }
 
 function modelTable(rows: ModelBenchResult[]): string {
   return withRatios(rows)
-    .map((r) => `${r.name.padEnd(11)} ${r.preset.padEnd(6)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 
 export function registerModelBench(bench: Command): void {
-  const presetOf = (name: string) => {
-    const preset = (MODEL_PRESETS as Record<string, ModelPreset>)[name];
-    if (preset) return preset;
-    throw new UserError(`--preset must be one of ${Object.keys(MODEL_PRESETS).join(', ')}, got "${name}"`);
+  const shapesOf = (o: { model: string; preset?: string }): ModelPreset[] => {
+    if (o.preset !== undefined) throw new UserError(`bench takes a model shape with --model (${Object.keys(MODEL_PRESETS).join(', ')}); --preset names a run preset in \`webswe train\``);
+    return (o.model === 'both' ? ['scratch-160k', 'scratch-5m'] : o.model.split(',')).map((n) => {
+      const shape = modelPreset(n.trim());
+      if (!shape) throw new UserError(`--model must be one of ${Object.keys(MODEL_PRESETS).join(', ')} (a comma list, or both), got "${n.trim()}"`);
+      return shape;
+    });
   };
-  const presetsOf = (names: string) => (names === 'both' ? ['micro', 'tiny'] : names.split(',')).map((n) => presetOf(n.trim()));
   bench
     .command('dist')
     .description('a shared run under load on loopback: a learner, a real nats-server and N simulated contributors (a share hostile); accepted results/s, rejections by reason, round time against the learner alone, poisoned groups (checked)')
@@ -182,16 +184,17 @@ export function registerModelBench(bench: Command): void {
 
   bench
     .command('generate')
-    .description('prefill and decode tokens/s for G sequences at a preset, with memory')
-    .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny)', 'micro')
+    .description('prefill and decode tokens/s for G sequences of a from-scratch model shape, with memory')
+    .option('--model <shape>', `${Object.keys(MODEL_PRESETS).join(', ')}, a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
+    .addOption(new Option('--preset <name>').hideHelp())
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
     .option('--decode <n>', 'decode steps', '32')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }) =>
+    .action((o: { model: string; preset?: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }) =>
       runCommand(async () => {
-        const presets = presetsOf(o.preset);
+        const presets = shapesOf(o);
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend);
         for (const preset of presets) {
@@ -207,8 +210,9 @@ export function registerModelBench(bench: Command): void {
     );
   bench
     .command('train')
-    .description('training tokens/s (forward + backward + AdamW) at a preset, with memory; --dapo: the time split of a real DAPO iteration')
-    .option('--preset <name>', 'nano, micro, mini, tiny, a comma list, or both (micro and tiny; --dapo: one of them)', 'micro')
+    .description('training tokens/s (forward + backward + AdamW) of a from-scratch model shape, with memory; --dapo: the time split of a real DAPO iteration')
+    .option('--model <shape>', `${Object.keys(MODEL_PRESETS).join(', ')}, a comma list, or both (scratch-160k and scratch-5m; --dapo: one shape, with the settings of the run preset that trains it)`, 'scratch-160k')
+    .addOption(new Option('--preset <name>').hideHelp())
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
@@ -218,11 +222,11 @@ export function registerModelBench(bench: Command): void {
     .option('--repeat <n>', '--dapo --overlap both: runs of each (order alternating; medians reported)', '3')
     .option('--set <key=value...>', '--dapo: override a config field, e.g. --set dapo.groupSize=8')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; backend?: string; rows: string; tokens: string; steps: string; dapo?: boolean; overlap: string; repeat: string; set?: string[]; json?: boolean }) =>
+    .action((o: { model: string; preset?: string; backend?: string; rows: string; tokens: string; steps: string; dapo?: boolean; overlap: string; repeat: string; set?: string[]; json?: boolean }) =>
       runCommand(async () => {
+        const presets = shapesOf(o);
         if (o.dapo) process.exit(await benchDapoCommand({ ...o, backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
         if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
-        const presets = presetsOf(o.preset);
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend ?? 'both');
         for (const preset of presets) {
@@ -240,7 +244,7 @@ export function registerModelBench(bench: Command): void {
 
 /** `bench train --dapo`: one DAPO iteration per backend; with --overlap both, its rollout batch
  *  timed with and without overlap instead (--repeat times each, order alternating). */
-async function benchDapoCommand(o: { preset: string; backend: string; overlap: string; repeat: string; set?: string[]; json?: boolean }): Promise<number> {
+async function benchDapoCommand(o: { model: string; backend: string; overlap: string; repeat: string; set?: string[]; json?: boolean }): Promise<number> {
   if (!['on', 'off', 'both'].includes(o.overlap)) throw new UserError(`--overlap must be on, off or both, got "${o.overlap}"`);
   const repeats = Number(o.repeat);
   if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeat must be a whole number ≥ 1, got "${o.repeat}"`);
@@ -248,12 +252,12 @@ async function benchDapoCommand(o: { preset: string; backend: string; overlap: s
   try {
     overrides = parseOverrides(o.set ?? []);
     if (o.overlap !== 'both') overrides['agent.overlap'] = o.overlap === 'on';
-    dapoBenchConfig(o.preset, overrides); // refuse a bad --preset or --set before any work
+    dapoBenchConfig(o.model, overrides); // refuse a bad --model or --set before any work
   } catch (e) {
-    if (e instanceof ConfigError || /--preset/.test((e as Error).message)) throw new UserError((e as Error).message);
+    if (e instanceof ConfigError || /--model/.test((e as Error).message)) throw new UserError((e as Error).message);
     throw e;
   }
-  const cfg = dapoBenchConfig(o.preset, overrides);
+  const cfg = dapoBenchConfig(o.model, overrides);
   const file = cfg.tasks.train;
   const tasks = readTaskFile(file);
   const backends = o.backend === 'auto' ? [await openBackend('auto')] : (await modelBackends(o.backend)).map((b) => ({ be: b.be, name: b.name }));
@@ -262,8 +266,8 @@ async function benchDapoCommand(o: { preset: string; backend: string; overlap: s
   const comparisons: OverlapComparison[] = [];
   for (const b of backends) {
     const run: DapoBenchOptions = {
-      preset: o.preset, be: b.be, backend: b.name, sandbox: sandboxFactory(cfg.agent.sandbox), tasks, overrides,
-      onProgress: (p) => process.stderr.write(`bench: dapo ${o.preset} on ${b.name}: ${p.stage} ${p.done}/${p.total} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
+      model: o.model, be: b.be, backend: b.name, sandbox: sandboxFactory(cfg.agent.sandbox), tasks, overrides,
+      onProgress: (p) => process.stderr.write(`bench: dapo ${o.model} on ${b.name}: ${p.stage} ${p.done}/${p.total} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`),
     };
     if (o.overlap === 'both') comparisons.push(await compareOverlap(run, repeats));
     else results.push((await benchDapo(run)).result);
@@ -278,7 +282,7 @@ function dapoTable(r: DapoBenchResult): string {
   const pct = (x: number) => `${((100 * x) / Math.max(1e-9, t.total_s)).toFixed(0).padStart(3)} %`;
   const line = (name: string, secs: number, note = '') => `${name.padEnd(24)} ${secs.toFixed(2).padStart(8)} s  ${pct(secs)}${note}`;
   return [
-    `DAPO iteration · ${r.preset} · ${r.backend} · overlap ${r.overlap ? 'on' : 'off'} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
+    `DAPO iteration · ${r.model} · ${r.backend} · overlap ${r.overlap ? 'on' : 'off'} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
     line('generation', t.generation_s),
     line('sandbox, not overlapped', t.sandbox_s - t.sandbox_overlapped_s, `   (sandbox ${t.sandbox_s.toFixed(2)} s, ${t.sandbox_overlapped_s.toFixed(2)} s of it during generation)`),
     line('forward/backward', t.forward_backward_s),
@@ -294,7 +298,7 @@ function overlapTable(c: OverlapComparison): string {
   const s = c.settings;
   const rows = c.runs.map((r, i) => `${String(Math.floor(i / 2) + 1).padStart(6)}  ${(r.overlap ? 'on' : 'off').padEnd(7)} ${r.rollout_s.toFixed(2).padStart(9)} ${r.generation_s.toFixed(2).padStart(12)} ${r.sandbox_s.toFixed(2).padStart(9)} ${r.sandbox_overlapped_s.toFixed(2).padStart(11)}`);
   return [
-    `DAPO rollout batch · ${c.preset} · ${c.backend} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
+    `DAPO rollout batch · ${c.model} · ${c.backend} · ${s.tasks} tasks × G ${s.group_size} = ${s.episodes} episodes, ≤ ${s.max_turns} turns of ≤ ${s.action_tokens} tokens`,
     'repeat  overlap  rollout s  generation s  sandbox s  overlapped s',
     ...rows,
     `median rollout: ${c.median_rollout_s.with_overlap.toFixed(2)} s with overlap, ${c.median_rollout_s.without_overlap.toFixed(2)} s without (${c.speedup.toFixed(2)}×); every run played the same trajectories (${s.episodes} episodes, ${c.sampled_tokens} sampled tokens)`,

@@ -8,11 +8,13 @@ import cliProgress from 'cli-progress';
 import { openPolicyModel, phaseContext, runSandbox } from '../rl/session.ts';
 import { loadModelFromUrl, type LoadedModel } from '../model/load.ts';
 import { loadModelDir } from '../model/load.node.ts';
-import { ConfigError, FIELDS, flattenConfig, fromSavedConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
+import { CONFIG_SECTIONS, ConfigError, FIELDS, flattenConfig, sectionOf, fromSavedConfig, parseOverrides, resolveConfig, type ConfigValue, type RunConfig } from '../rl/config.ts';
 import { evaluate, type Progress } from '../rl/phases.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { phaseGains } from '../rl/gains.ts';
-import { MODEL_PRESETS, resultsTable, train } from '../rl/trainer.ts';
+import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
+import { resultsTable } from '../rl/results.ts';
+import { train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
@@ -27,7 +29,7 @@ import { UserError, printJson, runCommand } from './output.ts';
  * on disk, else a Hub id (`owner/name`) fetched from huggingface.co with progress on stderr.
  */
 async function loadPretrained(source: string): Promise<LoadedModel | undefined> {
-  if (MODEL_PRESETS[source]) return undefined;
+  if (modelPreset(source)) return undefined;
   if (existsSync(source)) return loadModelDir(source);
   if (!/^[\w.-]+\/[\w.-]+$/.test(source)) {
     throw new UserError(`model.preset "${source}" is not a from-scratch preset (${Object.keys(MODEL_PRESETS).join(', ')}), a Hugging Face folder on disk or a Hub id like Qwen/Qwen2.5-0.5B-Instruct`);
@@ -86,12 +88,36 @@ function progressReporter(): { update(p: Progress): void; stop(): void } {
 /** 75 → "1 min 15 s", 8 → "8 s". */
 export const fmtSeconds = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`);
 
-function printConfig(cfg: RunConfig): void {
+/** The resolved config by section (CONFIG_SECTIONS), a section to a screen: a table of each field's name (after the
+ *  section's prefix, which the title gives), value, and meaning with range, wrapped to `width` columns. */
+export function configText(cfg: RunConfig, width = 100): string {
   const flat = flattenConfig(cfg);
-  for (const f of FIELDS) {
-    const range = f.choices ? ` (${f.choices.join(' | ')})` : f.min !== undefined ? ` [${f.min}, ${f.max}]` : '';
-    console.log(`${f.path.padEnd(30)} ${String(flat[f.path]).padEnd(26)} ${f.doc}${range}`);
+  const bySection = new Map<string, (typeof FIELDS)[number][]>();
+  for (const f of FIELDS) bySection.set(sectionOf(f.path), [...(bySection.get(sectionOf(f.path)) ?? []), f]);
+  const out: string[] = [];
+  for (const [section, fields] of bySection) {
+    const name = (path: string) => (path.includes('.') ? path.slice(path.indexOf('.') + 1) : path);
+    const values = fields.map((f) => String(flat[f.path]));
+    const nameW = Math.max(...fields.map((f) => name(f.path).length));
+    const valueW = Math.min(16, Math.max(...values.map((v) => v.length)));
+    const docAt = 2 + nameW + 2 + valueW + 2;
+    out.push(...(out.length ? [''] : []), section === 'seed' ? CONFIG_SECTIONS[section]! : `${CONFIG_SECTIONS[section]!} (${section}.*)`);
+    fields.forEach((f, i) => {
+      const range = f.choices ? ` (${f.choices.join(' | ')})` : f.min !== undefined ? ` [${f.min}, ${f.max}]` : '';
+      const head = `  ${name(f.path).padEnd(nameW)}  ${values[i]!.padEnd(valueW)}  `;
+      const lines: string[] = [];
+      let line = '';
+      for (const word of `${f.doc}${range}`.split(' ')) {
+        if (line && docAt + line.length + 1 + word.length > width) lines.push(line), (line = word);
+        else line = line ? `${line} ${word}` : word;
+      }
+      lines.push(line);
+      // A value wider than its column pushes the meaning to the lines below.
+      if (head.length > docAt) out.push(head.trimEnd(), ...lines.map((l) => ' '.repeat(docAt) + l));
+      else out.push(head + lines[0]!, ...lines.slice(1).map((l) => ' '.repeat(docAt) + l));
+    });
   }
+  return out.join('\n');
 }
 
 /**
@@ -173,7 +199,7 @@ export function registerTrain(program: Command): void {
         }
         if (o.printConfig) {
           if (o.json) printJson({ config: flattenConfig(cfg) });
-          else printConfig(cfg);
+          else console.log(configText(cfg, Math.max(60, Math.min(process.stdout.columns || 100, 120))));
           return;
         }
         // Before the run folder exists: a model or a task file that cannot be loaded leaves nothing to clean up.

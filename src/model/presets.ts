@@ -1,12 +1,13 @@
-// The from-scratch model presets (docs/architecture.md "Models"), in one place. Both are Qwen2-style (q/k/v
-// biases, tied embeddings, ChatML special tokens), the same family as the pretrained Qwen2.5 targets,
-// so one code path serves both. Their tokenizer is our byte-level BPE (bpe.ts) trained on the task
+// The from-scratch model shapes (docs/architecture.md "Models"), in one place, named by their parameter count
+// (`scratch-160k`) apart from the run presets (`micro`: a whole run's settings, src/rl/presets.ts). All are
+// Qwen2-style (q/k/v biases, tied embeddings, ChatML special tokens), the same family as the pretrained Qwen2.5
+// targets, so one code path serves both. Their tokenizer is our byte-level BPE (bpe.ts) trained on the task
 // world with `tokenizerVocab` entries; the model's vocabSize may be larger (padding rows, as Qwen does).
 import { freezeConfig, type ModelConfig } from './config.ts';
 import { SPECIAL_TOKENS } from './bpe.ts';
 
 export interface ModelPreset {
-  readonly name: 'nano' | 'micro' | 'mini' | 'tiny';
+  readonly name: 'scratch-30k' | 'scratch-160k' | 'scratch-400k' | 'scratch-5m';
   readonly description: string;
   readonly config: ModelConfig;
   /** Vocabulary the BPE trainer is asked for (specials + 256 bytes + merges); ≤ config.vocabSize. */
@@ -28,8 +29,8 @@ const common = {
 
 /** ≈ 0.16 M parameters: learns on a CPU-only machine in minutes. F = 172 ≈ 8/3·C (SwiGLU's usual
  *  ratio) rounded up to a multiple of 4. */
-export const micro: ModelPreset = Object.freeze({
-  name: 'micro',
+export const scratch160k: ModelPreset = Object.freeze({
+  name: 'scratch-160k',
   description: '2 layers, C 64, 4 heads (2 KV), vocab 1024: CPU-only, minutes',
   tokenizerVocab: 1024,
   config: freezeConfig({
@@ -45,12 +46,11 @@ export const micro: ModelPreset = Object.freeze({
   }),
 });
 
-/** ≈ 0.40 M parameters: micro with a third layer and 1.5× the width (C 96, 6 heads of 16, 3 KV; F 256 ≈
- *  8/3·C), micro's tokenizer. Cloned at a lower rate (2e-3) it copies a listed candidate far better than
- *  micro (docs/learning.md E97, E99); ~2.5× micro's cost a token. */
-export const mini: ModelPreset = Object.freeze({
-  name: 'mini',
-  description: '3 layers, C 96, 6 heads (3 KV) of 16, vocab 1024: CPU-only, ~2.5x micro',
+/** ≈ 0.40 M parameters: scratch-160k with a third layer and 1.5× the width (C 96, 6 heads of 16, 3 KV; F 256 ≈
+ *  8/3·C), the same tokenizer size; ~2.5× scratch-160k's cost a token. */
+export const scratch400k: ModelPreset = Object.freeze({
+  name: 'scratch-400k',
+  description: '3 layers, C 96, 6 heads (3 KV) of 16, vocab 1024: CPU-only, ~2.5x scratch-160k',
   tokenizerVocab: 1024,
   config: freezeConfig({
     ...common,
@@ -67,8 +67,8 @@ export const mini: ModelPreset = Object.freeze({
 
 /** ≈ 4.9 M parameters: the default in-browser demo on a laptop GPU. F = 688 ≈ 8/3·C rounded up to
  *  a multiple of 16; HS 64 as in most pretrained models. */
-export const tiny: ModelPreset = Object.freeze({
-  name: 'tiny',
+export const scratch5m: ModelPreset = Object.freeze({
+  name: 'scratch-5m',
   description: '6 layers, C 256, 4 heads (2 KV) of 64, vocab 2048: laptop GPU',
   tokenizerVocab: 2048,
   config: freezeConfig({
@@ -85,8 +85,8 @@ export const tiny: ModelPreset = Object.freeze({
 });
 
 /** ≈ 30 k parameters: a smoke-test model (pipeline tests, resume/determinism checks); learns nothing useful. */
-export const nano: ModelPreset = Object.freeze({
-  name: 'nano',
+export const scratch30k: ModelPreset = Object.freeze({
+  name: 'scratch-30k',
   description: '1 layer, C 32, 2 heads (1 KV) of 16, vocab 512: tests and smoke runs',
   tokenizerVocab: 512,
   config: freezeConfig({
@@ -102,4 +102,15 @@ export const nano: ModelPreset = Object.freeze({
   }),
 });
 
-export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({ nano, micro, mini, tiny });
+export const MODEL_PRESETS: Readonly<Record<ModelPreset['name'], ModelPreset>> = Object.freeze({
+  'scratch-30k': scratch30k,
+  'scratch-160k': scratch160k,
+  'scratch-400k': scratch400k,
+  'scratch-5m': scratch5m,
+});
+
+/** The shapes' names before they were told apart from the run presets (a run saved with one still opens). */
+export const RENAMED_PRESETS: Readonly<Record<string, ModelPreset['name']>> = Object.freeze({ nano: 'scratch-30k', micro: 'scratch-160k', mini: 'scratch-400k', tiny: 'scratch-5m' });
+
+/** The from-scratch preset called `name` (undefined for any other name, a Hugging Face folder or Hub id). */
+export const modelPreset = (name: string): ModelPreset | undefined => (Object.hasOwn(MODEL_PRESETS, name) ? MODEL_PRESETS[name as ModelPreset['name']] : undefined);

@@ -2,6 +2,7 @@
 // allowed range and meaning (docs/dapo.md's names; verl's in brackets). Resolved once:
 // defaults ← preset ← overrides (`--set a.b=v`), validated, frozen. The app renders its form from
 // FIELDS too, so the CLI and the page can never disagree about a default or a range.
+import { MODEL_PRESETS, RENAMED_PRESETS } from '../model/presets.ts';
 
 export type FieldType = 'int' | 'number' | 'bool' | 'string';
 export interface FieldSpec {
@@ -27,7 +28,7 @@ const f = <const P extends string, const T extends FieldType, const C extends re
 
 export const FIELDS = [
   f('seed', 'int', 1, 'seed of every random choice in the run (task order, sampling, initialisation)', { min: 0, max: 2 ** 31 - 1 }),
-  f('model.preset', 'string', 'micro', 'the model: a from-scratch shape (micro, tiny, …) or a pretrained Hugging Face folder, Hub id or cached model', {}),
+  f('model.preset', 'string', 'scratch-160k', `the model: a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}) or a pretrained Hugging Face folder, Hub id or cached model`, {}),
   f('model.loraRank', 'int', 0, 'LoRA rank for a pretrained model (0: full fine-tuning; from-scratch models always train in full)', { min: 0, max: 256 }),
   f('model.loraAlpha', 'number', 16, 'LoRA alpha (scale = alpha / rank)', { min: 0, max: 1024 }),
   f('model.loraTargets', 'string', 'q,k,v,o,gate,up,down', 'LoRA target projections, comma-separated (of q, k, v, o, gate, up, down)'),
@@ -119,6 +120,16 @@ export const FIELDS = [
   f('dist.roundSeconds', 'number', 600, 'seconds a round waits for contributors before the learner plays what is missing', { min: 0, max: 86400 }),
 ] as const satisfies readonly FieldSpec[];
 
+/** The config's sections, in FIELDS' order, with the title the CLI's --print-config and the app's form give them
+ *  (`seed` has no section of its own: it opens Run). */
+export const CONFIG_SECTIONS: Readonly<Record<string, string>> = Object.freeze({
+  seed: 'Run', model: 'Model', tasks: 'Tasks', agent: 'Agent and sandbox', reward: 'Reward', bc: 'Behaviour cloning (base)',
+  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run', dist: 'Share the run (contributors play its DAPO rounds)',
+});
+
+/** The section a field path belongs to (a key of CONFIG_SECTIONS). */
+export const sectionOf = (path: string): string => (path.includes('.') ? path.slice(0, path.indexOf('.')) : 'seed');
+
 export type ConfigValue = number | boolean | string;
 
 type AnyField = (typeof FIELDS)[number];
@@ -181,6 +192,9 @@ export function resolveConfig(...layers: Record<string, ConfigValue>[]): RunConf
   }
   for (const spec of FIELDS) validateField(spec, flat.get(spec.path));
   crossCheck(flat);
+  const preset = String(flat.get('model.preset'));
+  const renamed = Object.hasOwn(RENAMED_PRESETS, preset) ? RENAMED_PRESETS[preset] : undefined;
+  if (renamed) throw new ConfigError(`model.preset: "${preset}" is now called ${renamed} (the from-scratch shapes are named by their size; run presets such as --preset micro keep their names)`);
   // Paths are `field` or `section.field`: one level of sections.
   const out: Record<string, ConfigValue | Record<string, ConfigValue>> = {};
   for (const [path, v] of flat) {
@@ -258,13 +272,14 @@ const RETIRED: Record<string, (v: ConfigValue, saved: Record<string, ConfigValue
 
 /**
  * A run's saved config (its config.json) as this code's fields: cloning's rate and warm-up, which the base phase
- * read from model.lr and rft.warmupSteps, move to bc.lr and bc.warmupSteps; removed fields that hold the behaviour
- * that stayed are dropped. A removed field set otherwise is refused, naming the tag whose code ran it.
+ * read from model.lr and rft.warmupSteps, move to bc.lr and bc.warmupSteps; a from-scratch shape's old name
+ * (model.preset micro) becomes its new one (scratch-160k); removed fields that hold the behaviour that stayed are dropped. A removed field set otherwise is refused, naming the tag whose code ran it.
  */
 export function fromSavedConfig(saved: Record<string, ConfigValue>): Record<string, ConfigValue> {
   const out: Record<string, ConfigValue> = {};
   for (const [path, v] of Object.entries(saved)) {
     if (path === 'model.lr') out['bc.lr'] = v;
+    else if (path === 'model.preset' && typeof v === 'string' && Object.hasOwn(RENAMED_PRESETS, v)) out[path] = RENAMED_PRESETS[v]!;
     else if (path in RETIRED) {
       if (!RETIRED[path]!(v, saved)) throw new ConfigError(`this run was made with ${path}=${JSON.stringify(v)}, which this version no longer has: continue it at the git tag ${RETIRED_TAG} (git checkout ${RETIRED_TAG})`);
     } else out[path] = v;

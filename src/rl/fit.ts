@@ -3,7 +3,7 @@
 // on the CPU backend), with a refusal that gives the numbers and which config field to lower to what.
 // Shared by the New run form (live estimate) and the trainer worker (the refusal before a run starts).
 import { paramCount, type ModelConfig } from '../model/config.ts';
-import { MODEL_PRESETS } from '../model/presets.ts';
+import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
 import { formatBytes, planMemory, type MemoryPlan, type PlanOptions } from '../model/planner.ts';
 import { ConfigError, FIELDS, type ConfigValue } from './config.ts';
 
@@ -69,7 +69,7 @@ function planOptions(f: Flat, pretrained: boolean): { options: PlanOptions; trai
   };
 }
 
-const presetOf = (f: Flat) => MODEL_PRESETS[f['model.preset'] as keyof typeof MODEL_PRESETS];
+const presetOf = (f: Flat) => modelPreset(String(f['model.preset']));
 
 function modelOf(f: Flat, pretrained?: ModelConfig): ModelConfig {
   if (pretrained) return pretrained;

@@ -52,11 +52,11 @@ export interface PhaseContext<T extends Tensor> {
   progress(p: Progress): void;
   /** Checked between steps; a truthy answer ends the phase early at a step boundary. */
   shouldStop(): boolean;
-  /** Where an interrupted supervised phase (base's cloning or RFT) continues: its rollouts are read back
-   *  from the run (not played again) and its steps before `step` are skipped, with AdamW as it was. */
-  resume?: SftResume;
-  /** A mid-phase checkpoint of a supervised phase: the weights now, the next step, AdamW's state. */
-  checkpointSft?(phase: 'base' | 'rft', step: number, opt: AdamW<T>): Promise<void>;
+  /** Where an interrupted phase continues: cloning and RFT read their rollouts back from the run (not played
+   *  again) and skip their steps before `step`; DAPO starts at iteration `step`; AdamW as it was. */
+  resume?: PhaseResume;
+  /** A checkpoint inside a phase (checkpoints.ts): the weights now, the next step, AdamW's state. */
+  checkpoint?(phase: TrainPhase, step: number, opt: AdamW<T>): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
   /** A shared run: DAPO's rounds are played by contributors and verified here (src/share/learner.ts). */
@@ -85,9 +85,12 @@ export interface RemoteRollouts {
   metrics(): Record<string, number>;
 }
 
-export interface SftResume {
-  phase: 'base' | 'rft';
-  /** The first step still to run. */
+/** The phases of a run, in their order. */
+export type TrainPhase = 'base' | 'rft' | 'dapo';
+
+export interface PhaseResume {
+  phase: TrainPhase;
+  /** The first step (DAPO: iteration) still to run. */
   step: number;
   optimizerStep: number;
   adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
@@ -101,6 +104,15 @@ export const newOptimizer = <T extends Tensor>(ctx: PhaseContext<T>, params = tr
   new AdamW(ctx.be, params, new Map([...params].map(([n, p]) => [n, ctx.be.zeros(p.shape, 'f32', `grad:${n}`)])), {
     beta1: ctx.cfg.optim.beta1, beta2: ctx.cfg.optim.beta2, eps: ctx.cfg.optim.eps, weightDecay: ctx.cfg.optim.weightDecay, maxGradNorm: ctx.cfg.optim.maxGradNorm,
   });
+
+/** AdamW's moments and step as a checkpoint kept them. */
+function restoreOptimizer<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, resume: PhaseResume): void {
+  if (resume.adam) {
+    for (const [n, m] of opt.m) ctx.be.free(m), opt.m.set(n, ctx.be.fromArray(resume.adam.m.get(n)!, m.shape, `adam.m:${n}`));
+    for (const [n, v] of opt.v) ctx.be.free(v), opt.v.set(n, ctx.be.fromArray(resume.adam.v.get(n)!, v.shape, `adam.v:${n}`));
+  }
+  opt.step = resume.optimizerStep;
+}
 
 const modelPolicy = <T extends Tensor>(ctx: PhaseContext<T>, seed: number, version: number, temperature = 1) =>
   new ModelPolicy(ctx.model, ctx.tokenizer, { contextTokens: ctx.episodes.contextTokens + ctx.episodes.actionTokens, stopIds: ctx.stopIds, sampling: { temperature }, seed, name: 'model', version });
@@ -147,11 +159,7 @@ async function supervised<T extends Tensor>(
   const at = o.checkpoint && ctx.resume?.phase === o.checkpoint ? ctx.resume.step - first : -1;
   if (at >= total) return { steps: first + total, reached: false };
   const resume = at >= 0 ? { ...ctx.resume!, step: at } : undefined;
-  if (resume?.adam) {
-    for (const [n, m] of opt.m) ctx.be.free(m), opt.m.set(n, ctx.be.fromArray(resume.adam.m.get(n)!, m.shape, `adam.m:${n}`));
-    for (const [n, v] of opt.v) ctx.be.free(v), opt.v.set(n, ctx.be.fromArray(resume.adam.v.get(n)!, v.shape, `adam.v:${n}`));
-  }
-  if (resume) opt.step = resume.optimizerStep;
+  if (resume) restoreOptimizer(ctx, opt, resume);
   const every = ctx.cfg.run.checkpointSteps;
   let step = 0;
   for (let e = 0; e < o.epochs; e++) {
@@ -164,10 +172,10 @@ async function supervised<T extends Tensor>(
         continue;
       }
       if (ctx.shouldStop()) {
-        if (o.checkpoint) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
+        if (o.checkpoint) await ctx.checkpoint?.(o.checkpoint, first + step, opt);
         return { steps: first + step, reached: false };
       }
-      if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpointSft?.(o.checkpoint, first + step, opt);
+      if (o.checkpoint && step > 0 && step % every === 0 && step !== resume?.step) await ctx.checkpoint?.(o.checkpoint, first + step, opt);
       const t0 = performance.now();
       const lr = o.constantLr ? constantWithWarmup(step, o.warmup, o.lr) : cosineWithWarmup(step, total, o.warmup, o.lr);
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx))), lr, ctx.cfg.model.passTokens, o.temperature);
@@ -227,9 +235,8 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   if (cfg.bc.copyDrills > 0 && cfg.agent.editCommand !== 'sub') throw new Error(`bc.copyDrills drills the one-token \`sub\` command, but agent.editCommand is ${cfg.agent.editCommand}: set agent.editCommand=sub or bc.copyDrills=0`);
   const tasksById = new Map(ctx.train.map((t) => [t.instance_id, t]));
   // A drills-only stage first (bc.drillSteps): the copy a `sub` needs forms in a sudden rise of the copy probe
-  // (copy-probe.ts) whose step varies with the seed: 600-1,000 steps on one, past 1,000 on another, where a stage cut
-  // at a fixed 1,000 steps left it unformed and the cloning's cosine decay then never formed it (docs/learning.md
-  // finding 51: val base 8.6 % against 66 %). With bc.drillUntil the stage runs until the probe reads at least that
+  // (copy-probe.ts) at a step that varies with the seed, and cloning's decaying rate does not form it when the stage
+  // ended before it (docs/learning.md). With bc.drillUntil the stage runs until the probe reads at least that
   // (every 100 steps), at most bc.drillSteps. A constant rate after warm-up; its steps are the base phase's first,
   // and cloning's are numbered on from bc.drillSteps whatever step the stage ended at (so a resumed run finds them),
   // checkpointed and resumed like cloning's.
@@ -413,3 +420,34 @@ export async function evaluate<T extends Tensor>(ctx: PhaseContext<T>, phase: st
   const byTask = ctx.test.map((_, i) => ts.slice(i * K, (i + 1) * K).map(solved));
   return { stats: passStats(byTask), trajectories: ts };
 }
+
+/** DAPO: dapo.iterations iterations (from ctx.resume's, AdamW as its checkpoint left it), a checkpoint every
+ *  run.checkpointEvery iterations but after the last (the phase's end writes that one). */
+export async function dapo<T extends Tensor>(ctx: PhaseContext<T>): Promise<void> {
+  const { cfg } = ctx;
+  const opt = newOptimizer(ctx);
+  const st: DapoState = { iteration: 0, optimizerStep: 0 };
+  if (ctx.resume?.phase === 'dapo') {
+    restoreOptimizer(ctx, opt, ctx.resume);
+    st.iteration = ctx.resume.step;
+    st.optimizerStep = ctx.resume.optimizerStep;
+  }
+  const total = cfg.dapo.iterations;
+  for (; st.iteration < total; st.iteration++) {
+    if (ctx.shouldStop()) return;
+    const row = await dapoIteration(ctx, opt, st);
+    if (!row) return; // stopped during its rollouts
+    await ctx.log([row]);
+    ctx.progress({ phase: 'dapo', stage: 'iterations', done: st.iteration + 1, total });
+    opt.step = st.optimizerStep;
+    if ((st.iteration + 1) % cfg.run.checkpointEvery === 0 && st.iteration + 1 < total) await ctx.checkpoint?.('dapo', st.iteration + 1, opt);
+  }
+}
+
+/** What each phase trains before its evaluation. The base phase of a pretrained run (bc.episodes 0) trains
+ *  nothing: it evaluates the model as it came. */
+export const TRAIN: Record<TrainPhase, <T extends Tensor>(ctx: PhaseContext<T>) => Promise<void>> = {
+  base: (ctx) => (ctx.cfg.bc.episodes > 0 ? behaviourCloning(ctx) : Promise.resolve()),
+  rft: rejectionFineTuning,
+  dapo,
+};

@@ -11,7 +11,7 @@ import type { ConfigValue } from './config.ts';
  * the worker sandbox (the browser's emulated node:test, one confined node process an episode).
  */
 const MICRO: Record<string, ConfigValue> = {
-  'model.preset': 'micro',
+  'model.preset': 'scratch-160k',
   'model.trainRows': 2,
   'tasks.train': 'public/tasks/level0/train.jsonl',
   'tasks.test': 'public/tasks/level0/test.jsonl',
@@ -34,8 +34,7 @@ const MICRO: Record<string, ConfigValue> = {
   'reward.lengthThreshold': 5,
   'reward.lengthPenalty': false,
   'bc.episodes': 1000,
-  // One epoch: with the copy formed before cloning, a second epoch made the base strong enough (~80 % on val) to
-  // leave RFT nothing (docs/learning.md finding 51).
+  // One epoch: with the copy formed before cloning, more left RFT little to add (docs/learning.md).
   'bc.epochs': 1,
   'bc.batchEpisodes': 4,
   'bc.lr': 5e-3,
@@ -43,8 +42,7 @@ const MICRO: Record<string, ConfigValue> = {
   'bc.expertNoise': 0,
   'bc.expertGuesses': 3,
   'bc.copyDrills': 2000,
-  // Copy drills alone until the copy probe reads 0.8 (at most 4,000 steps): the copy forms anywhere from step ~600 to
-  // ~2,900 with the seed, and a fixed stage left it unformed on most seeds (finding 51).
+  // Copy drills alone until the copy probe reads 0.8 (at most 4,000 steps): the step the copy forms varies with the seed.
   'bc.drillSteps': 4000,
   'bc.drillUntil': 0.8,
   'rft.tasks': 192,
@@ -65,7 +63,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
   tiny: {
     description: 'a 4.9 M-parameter model from scratch on the library tasks, for a laptop GPU',
     overrides: {
-      'model.preset': 'tiny',
+      'model.preset': 'scratch-5m',
       'bc.lr': 1e-3,
       'tasks.maxTrain': 200,
       'tasks.maxTest': 40,

@@ -19,7 +19,8 @@ import { sftStep } from './steps.ts';
 export interface ModelBenchResult {
   name: string;
   backend: string;
-  preset: string;
+  /** The model shape (MODEL_PRESETS). */
+  model: string;
   shape: string;
   ms: number;
   tokens_per_s: number;
@@ -63,7 +64,7 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelPreset, o
   gen.dispose();
   const decoded = out.reduce((a, g) => a + g.ids.length, 0);
   const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
-  const common = { backend: b.name, preset: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
+  const common = { backend: b.name, model: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
   const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
   const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
   const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
@@ -112,7 +113,7 @@ export async function benchTrain(b: ModelBenchBackend, preset: ModelPreset, o: {
   const ms = (performance.now() - t0) / o.steps;
   const planned = planMemory(c, { batch: o.B, context: o.T, training: 'full' }).total;
   return {
-    name: 'train step', backend: b.name, preset: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
+    name: 'train step', backend: b.name, model: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
     tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() - base } : {}),
   };
 }

@@ -23,7 +23,7 @@ export interface TrainerState {
   metricsCount: number;
   /** Optimiser step count (AdamW bias correction). */
   optimizerStep: number;
-  /** What else a phase keeps across a resume (the results so far; `sft` for a checkpoint inside cloning or RFT). */
+  /** What else a run keeps across a resume (the results so far). */
   extra: Record<string, unknown>;
 }
 

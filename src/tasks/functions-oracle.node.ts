@@ -5,7 +5,7 @@
 // Not a security boundary: it only ever runs our own corpus and our own mutants of it.
 import vm from 'node:vm';
 import { LEVEL0_OPERATORS } from './levels.ts';
-import { callName, moduleText, type CorpusFunction, type KilledMutant, type OracleCase, type Outcome } from './functions.ts';
+import { callName, EXAMPLES_MAX, EXAMPLES_MIN, moduleText, type CorpusFunction, type KilledMutant, type OracleCase, type Outcome } from './functions.ts';
 import { enumerateMutants } from './mutate.ts';
 
 /** Longest literal a result may be written as (a test's expected value stays readable). */
@@ -116,7 +116,7 @@ export function checkFunction(fn: CorpusFunction): FunctionReport {
   const again = runOracle(fn.name, fn.source, fn.examplesSource);
   if (!errors.length && again.cases.some((c, i) => !sameOutcome(c.outcome, run.cases[i]!.outcome))) errors.push(`${fn.name}: gives different results on two runs; a corpus function must be deterministic`);
   const { cases } = run;
-  if (cases.length < 4 || cases.length > 12) errors.push(`${fn.name}: ${cases.length} examples; give between 4 and 12`);
+  if (cases.length < EXAMPLES_MIN || cases.length > EXAMPLES_MAX) errors.push(`${fn.name}: ${cases.length} examples; give between ${EXAMPLES_MIN} and ${EXAMPLES_MAX}`);
   for (const c of cases) {
     const call = callName(fn.name, c.args);
     if (c.outcome.kind === 'timeout') errors.push(`${call}: runs past ${CALL_TIMEOUT_MS} ms; choose smaller inputs`);

@@ -9,4 +9,3 @@
 export const LEVEL0_OPERATORS = ['comparison', 'boundary', 'arithmetic', 'logical', 'negate-condition', 'off-by-one'] as const;
 
 export type Level = 0 | 1 | 2;
-export const LEVELS: readonly Level[] = [0, 1, 2];

@@ -28,7 +28,7 @@ if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 const cfg = resolveConfig({
-  'model.preset': 'nano', seed: 6, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
+  'model.preset': 'scratch-30k', seed: 6, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
   'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
   'dapo.optimizerSteps': 1, 'eval.samples': 1,
 });
@@ -85,7 +85,7 @@ describe.skipIf(noBrowserReason || noNatsReason)('contributing from a browser ta
 
   it('shares a run started in the app: a Node contributor plays its DAPO rounds, and the tab verifies them', async () => {
     const overrides = {
-      'model.preset': 'nano', seed: 3, 'run.phases': 'dapo', 'tasks.train': 'public/tasks/level0/train.jsonl', 'tasks.test': 'public/tasks/level0/test.jsonl',
+      'model.preset': 'scratch-30k', seed: 3, 'run.phases': 'dapo', 'tasks.train': 'public/tasks/level0/train.jsonl', 'tasks.test': 'public/tasks/level0/test.jsonl',
       'tasks.difficulty': 'token', 'tasks.maxTrain': 3, 'tasks.maxTest': 1, 'agent.contextTokens': 1024, 'agent.actionTokens': 32, 'agent.maxTurns': 2,
       'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false, 'dapo.optimizerSteps': 1,
       'eval.samples': 1, 'dist.roundSeconds': 240,

@@ -14,7 +14,7 @@ const RUN = 'nano-device-loss';
 /** run.test.ts's nano run (no gradient steps; see there) with DAPO only and shorter turns, since WGSL on
  *  SwiftShader is slow; more DAPO iterations than the test waits for. */
 const OVERRIDES = {
-  'model.preset': 'nano', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1,
+  'model.preset': 'scratch-30k', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1,
   'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 8, 'agent.observationTokens': 16, 'bc.episodes': 2, 'bc.epochs': 0,
   'run.phases': 'dapo', 'dapo.iterations': 100, 'dapo.tasksPerIteration': 1, 'dapo.groupSize': 2, 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': 1, 'dapo.optimizerSteps': 1, 'eval.samples': 1, 'run.checkpointEvery': 1, 'agent.sandbox': 'worker',

@@ -22,7 +22,7 @@ const SHOTS = 'test-results/screenshots';
 const RUN = 'export-src';
 /** A run of a few seconds (as in run.test.ts: expert episodes and evaluation, no gradient steps), on the imported tasks. */
 const SETTINGS = {
-  'model.preset': 'nano', 'tasks.train': 'idb:tasks/mine.jsonl', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3,
+  'model.preset': 'scratch-30k', 'tasks.train': 'idb:tasks/mine.jsonl', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 48,
   'bc.episodes': 2, 'bc.epochs': 0, 'eval.samples': 1, 'run.phases': 'base',
 };
@@ -105,7 +105,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     await page.waitForSelector('#task-set-choices option[value="idb:tasks/mine.jsonl"]', { state: 'attached' });
     expect(await page.$$eval('#task-set-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['public/tasks/train.jsonl', 'public/tasks/test.jsonl', 'idb:tasks/mine.jsonl']);
     expect(await page.getAttribute('#field-tasks-test', 'list')).toBe('task-set-choices');
-    expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['nano', 'micro', 'mini', 'tiny']);
+    expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['scratch-30k', 'scratch-160k', 'scratch-400k', 'scratch-5m']);
   });
 
   it('trains a nano run on the imported set and downloads its episodes as ATIF JSON and SFT JSONL', async () => {
@@ -152,7 +152,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     expect(state).toMatchObject({ phase: 'base', step: 0, done: ['base'] });
     const info = JSON.parse(strFromU8(zip['webswe-run.json']!));
     metrics = await api<MetricRecord[]>('readMetrics', RUN);
-    expect(info).toMatchObject({ format: 'webswe-run', name: RUN, config: { 'model.preset': 'nano', 'tasks.train': 'idb:tasks/mine.jsonl' } });
+    expect(info).toMatchObject({ format: 'webswe-run', name: RUN, config: { 'model.preset': 'scratch-30k', 'tasks.train': 'idb:tasks/mine.jsonl' } });
     expect(info.metrics).toEqual(metrics.slice(0, state.metricsCount));
     expect(JSON.parse(strFromU8(zip['tokenizer.json']!)).model.type).toBe('BPE');
   });

@@ -45,7 +45,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
     // A model the estimate cannot size (not a from-scratch preset) has none, and says why.
     await page.getByLabel('model.preset', { exact: true }).fill('Qwen/Qwen2.5-0.5B');
     await page.waitForSelector('#memory-verdict[data-fits="unknown"]');
-    expect(await page.textContent('#memory-verdict')).toMatch(/^No estimate: model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, mini, tiny\), so its size is not known here/);
+    expect(await page.textContent('#memory-verdict')).toMatch(/^No estimate: model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(scratch-30k, scratch-160k, scratch-400k, scratch-5m\), so its size is not known here/);
   });
 
   it('refuses a run beyond the CPU backend\'s bound with the numbers and the field to lower, and lowering it fits', async () => {

@@ -15,7 +15,7 @@ const RUN = 'nano-quota';
  *  of them than run before the quota bites (≤ 30 s) on any machine — on the WASM backend 200 were done within
  *  it on a quiet machine — so the run is still going when it does: the test pauses the run itself. */
 const OVERRIDES = {
-  'model.preset': 'nano', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3, 'reward.lengthThreshold': 2,
+  'model.preset': 'scratch-30k', 'tasks.maxTrain': 2, 'tasks.maxTest': 1, 'agent.maxTurns': 3, 'reward.lengthThreshold': 2,
   'reward.lengthPenalty': false, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'bc.episodes': 2, 'bc.epochs': 0,
   'run.phases': 'base,dapo', 'dapo.iterations': 5000, 'dapo.tasksPerIteration': 1, 'dapo.groupSize': 2, 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': 1, 'dapo.optimizerSteps': 1, 'eval.samples': 1, 'run.checkpointEvery': 1, 'agent.sandbox': 'worker',

@@ -20,7 +20,7 @@ const RUN = 'micro-smoke';
  * so dynamic sampling in shrink mode drops the group); the unit tier's trainer test covers DAPO steps.
  */
 const SETTINGS: Record<string, string | boolean> = {
-  'model.preset': 'micro', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
+  'model.preset': 'scratch-160k', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1',
   'bc.copyDrills': '0', 'bc.drillSteps': '0', 'bc.expertGuesses': '0', 'run.phases': 'base,dapo', 'dapo.iterations': '8', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',

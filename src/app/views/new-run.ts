@@ -5,7 +5,7 @@
 // Starting a run asks the browser to keep this site's storage (navigator.storage.persist).
 import { formatBytes } from '../../model/planner.ts';
 import { MODEL_PRESETS } from '../../model/presets.ts';
-import { ConfigError, FIELDS, flattenConfig, resolveConfig, type ConfigValue, type FieldSpec } from '../../rl/config.ts';
+import { CONFIG_SECTIONS, ConfigError, FIELDS, flattenConfig, resolveConfig, sectionOf, type ConfigValue, type FieldSpec } from '../../rl/config.ts';
 import { checkRunFit, planParts, type MemoryBudget, type RunFit } from '../../rl/fit.ts';
 import { RUN_PRESETS } from '../../rl/presets.ts';
 import { BROWSER_DEFAULTS, type BackendChoice } from '../../../workers/trainer.api.ts';
@@ -15,11 +15,7 @@ import { askPersistence } from '../storage.ts';
 import { sandboxChoice } from './sandbox-choice.ts';
 
 const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
-const SECTIONS: Record<string, string> = {
-  seed: 'Run', model: 'Model', tasks: 'Tasks', agent: 'Agent and sandbox', reward: 'Reward', bc: 'Behaviour cloning (base)',
-  rft: 'Rejection fine-tuning (RFT)', dapo: 'DAPO', optim: 'Optimiser (AdamW)', eval: 'Evaluation', run: 'Run', dist: 'Share the run (contributors play its DAPO rounds)',
-};
-const sectionOf = (path: string) => (path.includes('.') ? path.split('.')[0]! : 'seed');
+const SECTIONS = CONFIG_SECTIONS;
 
 /** The values a preset gives every field (defaults ← preset ← browser layer). */
 function presetValues(preset: string): Record<string, ConfigValue> {

@@ -11,11 +11,8 @@ import type { ConfigValue } from '../../rl/config.ts';
 
 /** The run the first screen starts: the preset the learning work established (src/rl/presets.ts)… */
 export const START_PRESET = 'micro';
-/** …evaluated on one held-out task a function (96 of the 444 the CLI's table uses), so that the rise shows
- *  sooner: in chromium on two cores the base's reading came at 6.5 minutes and RFT's at 12.0 (docs/learning.md
- *  E129; on 192 tasks 7.5 and 13.0, E121; on a slower machine 7.5 and ~13.7, E137; README, "In the app"). The
- *  training is the preset's, step for step;
- *  the readings are noisier (the std grows as 1/√N). */
+/** …evaluated on one held-out task a function (96 of the 444 the CLI's table uses), so that each phase's reading
+ *  comes sooner. The training is the preset's, step for step; the readings are noisier (the std grows as 1/√N). */
 export const START_OVERRIDES: Readonly<Record<string, ConfigValue>> = Object.freeze({ 'tasks.maxTest': 96 });
 
 export function renderStart(root: HTMLElement): () => void {

@@ -1,7 +1,7 @@
 // `webswe bench train --dapo` as a user runs it (a real node process): one real DAPO iteration of
-// the nano preset on the shortest bundled training task (node sandboxes, a real update), --json
+// the scratch-30k shape on the shortest bundled training task (node sandboxes, a real update), --json
 // printing the wall-time split and tokens/s; the parts are non-negative and add up to the total.
-// Also the one-line refusals of bad --overlap / --preset values.
+// Also the one-line refusals of bad --overlap / --model values.
 import { describe, expect, it } from 'vitest';
 import { webswe } from '../../helpers/cli.ts';
 
@@ -9,12 +9,12 @@ const SMALL = ['dapo.tasksPerIteration=1', 'dapo.groupSize=2', 'dapo.optimizerSt
 
 describe('webswe bench train --dapo', () => {
   it('--json reports one iteration: time split, tokens and tokens/s', async () => {
-    const r = await webswe('bench', 'train', '--dapo', '--preset', 'nano', '--backend', 'fast-cpu', '--json', ...SMALL.flatMap((s) => ['--set', s]));
+    const r = await webswe('bench', 'train', '--dapo', '--model', 'scratch-30k', '--backend', 'fast-cpu', '--json', ...SMALL.flatMap((s) => ['--set', s]));
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { results: Record<string, any>[] };
     expect(doc.results).toHaveLength(1);
     const res = doc.results[0]!;
-    expect(res).toMatchObject({ preset: 'nano', overlap: true, settings: { tasks: 1, group_size: 2, episodes: 2, max_turns: 2, action_tokens: 16, optimizer_steps: 1 } });
+    expect(res).toMatchObject({ model: 'scratch-30k', overlap: true, settings: { tasks: 1, group_size: 2, episodes: 2, max_turns: 2, action_tokens: 16, optimizer_steps: 1 } });
     expect(res.backend).toMatch(/fast-cpu/);
     const t = res.timing as Record<string, number>;
     const keys = ['total_s', 'rollout_s', 'generation_s', 'sandbox_s', 'sandbox_overlapped_s', 'forward_backward_s', 'optimizer_s', 'other_s'];
@@ -35,13 +35,13 @@ describe('webswe bench train --dapo', () => {
     expect(res.metrics.timing).toMatchObject({ generation_s: t.generation_s, forward_backward_s: t.forward_backward_s, optimizer_s: t.optimizer_s, total_s: t.total_s });
   }, 150_000);
 
-  it('refuses a bad --overlap or --preset with one line naming the choices', async () => {
+  it('refuses a bad --overlap or --model with one line naming the choices', async () => {
     const overlap = await webswe('bench', 'train', '--dapo', '--overlap', 'sideways', '--backend', 'fast-cpu');
     expect(overlap.status).not.toBe(0);
     expect(overlap.stderr).toMatch(/--overlap must be on, off or both, got "sideways"/);
-    const preset = await webswe('bench', 'train', '--dapo', '--preset', 'huge', '--backend', 'fast-cpu');
+    const preset = await webswe('bench', 'train', '--dapo', '--model', 'huge', '--backend', 'fast-cpu');
     expect(preset.status).not.toBe(0);
-    expect(preset.stderr).toMatch(/--preset must be one of nano, micro, mini, tiny, got "huge"/);
+    expect(preset.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m \(a comma list, or both\), got "huge"/);
     expect(preset.stderr).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
 });

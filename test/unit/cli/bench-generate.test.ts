@@ -1,13 +1,13 @@
 // `webswe bench generate` as a user runs it (a real node process): prefill and decode rows, and an
 // agent turn of uneven lengths with packed rows beside the padded layout (the peer, same run): both
 // count the same real tokens, and the packed row carries its ratio to the peer. Also the refusal of
-// an unknown preset, naming the choices.
+// an unknown model shape, naming the choices, and of the run presets' --preset, naming --model.
 import { describe, expect, it } from 'vitest';
 import { webswe } from '../../helpers/cli.ts';
 
 describe('webswe bench generate', () => {
   it('--json: prefill, decode, and an uneven turn packed beside padded, with the ratio', async () => {
-    const r = await webswe('bench', 'generate', '--preset', 'nano', '--backend', 'wasm', '--json', '-G', '4', '--prompt', '16', '--decode', '4');
+    const r = await webswe('bench', 'generate', '--model', 'scratch-30k', '--backend', 'wasm', '--json', '-G', '4', '--prompt', '16', '--decode', '4');
     expect(r.status, r.stderr).toBe(0);
     const rows = (JSON.parse(r.stdout) as { results: { name: string; shape: string; ms: number; tokens_per_s: number; vs_padded?: number }[] }).results;
     expect(rows.map((x) => x.name)).toEqual(['prefill', 'decode', 'turn packed', 'turn padded']);
@@ -20,10 +20,13 @@ describe('webswe bench generate', () => {
     expect(padded.vs_padded).toBeUndefined();
   }, 150_000);
 
-  it('refuses an unknown preset with one line naming the choices', async () => {
-    const r = await webswe('bench', 'generate', '--preset', 'huge', '--backend', 'wasm');
+  it('refuses an unknown shape, or --preset, with one line naming the choices', async () => {
+    const r = await webswe('bench', 'generate', '--model', 'huge', '--backend', 'wasm');
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/--preset must be one of nano, micro, mini, tiny, got "huge"/);
+    expect(r.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m \(a comma list, or both\), got "huge"/);
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+    const old = await webswe('bench', 'generate', '--preset', 'micro', '--backend', 'wasm');
+    expect(old.status).not.toBe(0);
+    expect(old.stderr).toMatch(/bench takes a model shape with --model \(scratch-30k, .*\); --preset names a run preset in `webswe train`/);
   }, 60_000);
 });

@@ -44,7 +44,7 @@ describe('npm run bundle:node', () => {
     expect(JSON.parse(worker.stdout)).toMatchObject({ sandbox: 'worker', end_reason: 'submitted', reward: { tests: 1 } });
     // The WASM backend's helper threads start inside the bundle (worker_threads from the one-file CLI),
     // in a training step and in bench kernels' CPU roofline beside the WGSL kernels.
-    const step = spawnSync(join(there, 'webswe'), ['bench', 'train', '--preset', 'micro', '--backend', 'wasm,fast-cpu', '--rows', '1', '--tokens', '64', '--steps', '1', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
+    const step = spawnSync(join(there, 'webswe'), ['bench', 'train', '--model', 'scratch-160k', '--backend', 'wasm,fast-cpu', '--rows', '1', '--tokens', '64', '--steps', '1', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(step.status, step.stderr).toBe(0);
     const rows = (JSON.parse(step.stdout) as { results: { backend: string; tokens_per_s: number; vs_fast_cpu?: number }[] }).results;
     expect(rows.map((r) => r.backend)).toEqual([expect.stringMatching(/^wasm \(SIMD, \d+ threads?\)/), 'fast-cpu (blocked JS)']);

@@ -13,7 +13,7 @@ describe('webswe eval settings', () => {
     const root = mkdtempSync(join(tmpdir(), 'webswe-evalbase-'));
     const run = join(root, 'run');
     mkdirSync(join(run, 'checkpoint'), { recursive: true });
-    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 3, 'model.preset': 'tiny', 'agent.maxTurns': 16, 'agent.systemPrompt': 'brief', 'agent.contextTokens': 4096, 'reward.lengthThreshold': 10, 'eval.temperature': 0.5, 'tasks.train': 'mine.jsonl', 'tasks.difficulty': 'token', 'tasks.select': 'spread' }));
+    writeFileSync(join(run, 'config.json'), JSON.stringify({ seed: 3, 'model.preset': 'scratch-5m', 'agent.maxTurns': 16, 'agent.systemPrompt': 'brief', 'agent.contextTokens': 4096, 'reward.lengthThreshold': 10, 'eval.temperature': 0.5, 'tasks.train': 'mine.jsonl', 'tasks.difficulty': 'token', 'tasks.select': 'spread' }));
     const fromRun = await evalBase(join(run, 'checkpoint'));
     expect(fromRun).toEqual({ 'agent.maxTurns': 16, 'agent.systemPrompt': 'brief', 'agent.contextTokens': 4096, 'reward.lengthThreshold': 10, 'eval.temperature': 0.5, 'tasks.difficulty': 'token', 'tasks.select': 'spread' });
     const cfg = resolveConfig(fromRun);

@@ -12,7 +12,7 @@ import { fromAtif, fromSftLine } from '../../../src/agent/export.ts';
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 const webswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 300_000 });
 const SET = [
-  'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
+  'model.preset=scratch-30k', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
   'bc.episodes=3', 'bc.epochs=1', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=2',
 ].flatMap((s) => ['--set', s]);

@@ -48,7 +48,7 @@ describe.skipIf(noNatsReason)('webswe share config, train --share and contribute
     const out = join(dir, 'run');
     const learner = run([
       'train', '--backend', 'fast-cpu', '--seed', '2', '--out', out, '--share', `nats://learner:${users.learner.password}@127.0.0.1:${port}`, '--share-run', 'cli1',
-      ...['model.preset=nano', 'run.phases=dapo', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl', 'tasks.maxTrain=3',
+      ...['model.preset=scratch-30k', 'run.phases=dapo', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl', 'tasks.maxTrain=3',
         'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=2', 'reward.lengthThreshold=1', 'agent.contextTokens=1536', 'agent.actionTokens=48',
         'dapo.iterations=1', 'dapo.tasksPerIteration=2', 'dapo.groupSize=2', 'dapo.filterGroups=false', 'dapo.optimizerSteps=1', 'eval.samples=1', 'dist.roundSeconds=120'].flatMap((s) => ['--set', s]),
     ]);

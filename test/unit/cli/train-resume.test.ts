@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 // nano on two fixture tasks, base only: 16 cloning steps of one episode each, a checkpoint every 4.
 const SET = ['--preset', 'micro', ...[
-  'model.preset=nano', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
+  'model.preset=scratch-30k', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
   'bc.episodes=8', 'bc.epochs=2', 'bc.batchEpisodes=1', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=1', 'run.checkpointSteps=4',
 ].flatMap((s) => ['--set', s])];
@@ -70,7 +70,7 @@ describe('webswe train: Ctrl-C and --resume', () => {
     expect(r0.stderr).toMatch(/has no config\.json: not a webswe run folder/);
     // A run folder that stopped before any checkpoint: config.json, no checkpoint/.
     mkdirSync(join(dir, 'x'));
-    writeFileSync(join(dir, 'x', 'config.json'), JSON.stringify({ 'model.preset': 'nano' }));
+    writeFileSync(join(dir, 'x', 'config.json'), JSON.stringify({ 'model.preset': 'scratch-30k' }));
     const r = spawnSync(process.execPath, [BIN, 'train', '--resume', join(dir, 'x')], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toHaveLength(1);

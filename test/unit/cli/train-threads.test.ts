@@ -13,7 +13,7 @@ const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 // The micro model (HS 16: every hot op on the WASM kernels) on two fixture tasks: cloning (no copy drills or
 // guesses), then evaluation (generation against the KV cache).
 const SET = [
-  'model.preset=micro', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
+  'model.preset=scratch-160k', 'run.phases=base', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
   'tasks.maxTrain=2', 'tasks.maxTest=2', 'tasks.difficulty=any', 'agent.maxTurns=3', 'reward.lengthThreshold=2', 'agent.contextTokens=1536',
   'bc.episodes=6', 'bc.epochs=1', 'bc.batchEpisodes=2', 'bc.copyDrills=0', 'bc.drillSteps=0', 'bc.expertGuesses=0', 'eval.samples=2', 'eval.temperature=1',
 ].flatMap((s) => ['--set', s]);

@@ -49,7 +49,7 @@ describe('parseHfConfig', () => {
   });
 
   it('round-trips through toHfConfig for fixtures and presets', () => {
-    const configs: ModelConfig[] = [...['llama', 'qwen2', 'qwen3'].map((n) => parseHfConfig(fixtureConfig(n))), MODEL_PRESETS.micro.config, MODEL_PRESETS.tiny.config];
+    const configs: ModelConfig[] = [...['llama', 'qwen2', 'qwen3'].map((n) => parseHfConfig(fixtureConfig(n))), MODEL_PRESETS['scratch-160k'].config, MODEL_PRESETS['scratch-5m'].config];
     for (const c of configs) {
       const hf = toHfConfig(c);
       expect(parseHfConfig(JSON.stringify(hf))).toEqual(c);
@@ -87,8 +87,8 @@ describe('parseHfConfig', () => {
 });
 
 describe('presets and counts', () => {
-  it('micro and tiny are Qwen2-style, valid and of the documented size', () => {
-    const { micro, tiny } = MODEL_PRESETS;
+  it('scratch-160k and scratch-5m are Qwen2-style, valid and of the documented size', () => {
+    const { 'scratch-160k': micro, 'scratch-5m': tiny } = MODEL_PRESETS;
     expect(micro.config).toMatchObject({ modelType: 'qwen2', numLayers: 2, hiddenSize: 64, numHeads: 4, numKvHeads: 2, headDim: 16, intermediateSize: 172 });
     expect(tiny.config).toMatchObject({ modelType: 'qwen2', numLayers: 6, hiddenSize: 256, numHeads: 4, numKvHeads: 2, headDim: 64 });
     for (const p of [micro, tiny]) {
@@ -102,14 +102,14 @@ describe('presets and counts', () => {
   });
 
   it('paramCount is the sum of the expected tensors', () => {
-    for (const c of [parseHfConfig(fixtureConfig('llama')), parseHfConfig(fixtureConfig('qwen2')), parseHfConfig(fixtureConfig('qwen3')), MODEL_PRESETS.tiny.config]) {
+    for (const c of [parseHfConfig(fixtureConfig('llama')), parseHfConfig(fixtureConfig('qwen2')), parseHfConfig(fixtureConfig('qwen3')), MODEL_PRESETS['scratch-5m'].config]) {
       const sum = expectedTensors(c).reduce((a, s) => a + s.shape.reduce((x, y) => x * y, 1), 0);
       expect(paramCount(c)).toBe(sum);
     }
   });
 
   it('freezeConfig refuses a config whose flags contradict its family', () => {
-    expect(() => freezeConfig({ ...MODEL_PRESETS.micro.config, qkvBias: false })).toThrow(/qkvBias must be true for qwen2/);
-    expect(() => freezeConfig({ ...MODEL_PRESETS.micro.config, numKvHeads: 3 })).toThrow(/numKvHeads 3 does not divide numHeads 4/);
+    expect(() => freezeConfig({ ...MODEL_PRESETS['scratch-160k'].config, qkvBias: false })).toThrow(/qkvBias must be true for qwen2/);
+    expect(() => freezeConfig({ ...MODEL_PRESETS['scratch-160k'].config, numKvHeads: 3 })).toThrow(/numKvHeads 3 does not divide numHeads 4/);
   });
 });

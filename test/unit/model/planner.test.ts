@@ -10,7 +10,7 @@ const qwen05 = parseHfConfig({
   model_type: 'qwen2', vocab_size: 151936, hidden_size: 896, intermediate_size: 4864, num_hidden_layers: 24,
   num_attention_heads: 14, num_key_value_heads: 2, tie_word_embeddings: true, rope_theta: 1000000, max_position_embeddings: 32768,
 });
-const micro = MODEL_PRESETS.micro.config;
+const micro = MODEL_PRESETS['scratch-160k'].config;
 const GiB = 2 ** 30;
 
 describe('planMemory', () => {
@@ -42,7 +42,7 @@ describe('planMemory', () => {
   });
 
   it('activations: linear in batch × context, by hand for one config; recompute keeps layer inputs only', () => {
-    const c = MODEL_PRESETS.micro.config; // C 64, F 172, NH 4, NKV 2, HS 16, L 2
+    const c = MODEL_PRESETS['scratch-160k'].config; // C 64, F 172, NH 4, NKV 2, HS 16, L 2
     const perToken = 4 * 64 + 2 * 4 * 16 + 2 * 2 * 16 + 3 * 172 + 4 + 2; // = 970 f32 per layer
     const a1 = planMemory(c, { batch: 1, context: 100, training: 'full' }).bytes.activations;
     expect(a1).toBe(4 * (2 * 100 * perToken + 100 * (2 * 64 + 1)));

@@ -87,7 +87,7 @@ describe('byte-level BPE trainer', () => {
     const tok = Tokenizer.fromJson(a.tokenizerJson, a.tokenizerConfig);
     expect(tok.vocabSize).toBe(1024);
     expect(SPECIAL_TOKENS.map((s) => tok.tokenToId(s))).toEqual([0, 1, 2]);
-    expect([tok.eosTokenId, tok.padTokenId]).toEqual([MODEL_PRESETS.micro.config.eosTokenIds![0], MODEL_PRESETS.micro.config.bosTokenId]);
+    expect([tok.eosTokenId, tok.padTokenId]).toEqual([MODEL_PRESETS['scratch-160k'].config.eosTokenIds![0], MODEL_PRESETS['scratch-160k'].config.bosTokenId]);
     expect(tok.tokenToId('Ġ')).toBe(3 + 32); // byte 0x20 (space) is the 33rd byte
   });
 

@@ -1,5 +1,5 @@
 // The whole transformer on FastCpuBackend: against the PyTorch fixtures (tiny Llama, Qwen2, Qwen3)
-// with test/unit/model/transformer.test.ts's tolerances, and against CpuBackend on a packed micro
+// with test/unit/model/transformer.test.ts's tolerances, and against CpuBackend on a packed scratch-160k
 // batch (several episodes per row, padding) — logits, log-probs and every gradient.
 // Tolerances vs PyTorch (as transformer.test.ts): logits/logp atol 2e-5 + rtol 1e-4; gradients
 // atol 1e-5 + rtol 1e-3 (observed: the same errors as CpuBackend's). Vs CpuBackend: every op on both
@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { initParams } from '../../../src/model/init.ts';
 import { uploadParams, zeroGrads } from '../../../src/model/params.ts';
-import { micro } from '../../../src/model/presets.ts';
+import { scratch160k } from '../../../src/model/presets.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { compareArrays } from '../../../src/ops/compare.ts';
 import { CpuBackend } from '../../../src/ops/reference/backend.ts';
@@ -52,15 +52,15 @@ describe('micro preset on a packed batch: FastCpuBackend vs CpuBackend', () => {
     const rng = new Rng(9);
     // 7 episodes of 5..60 tokens into rows of 72: several segments per row, padded tails.
     const eps = Array.from({ length: 7 }, (_, i) => {
-      const ids = Array.from({ length: 5 + ((i * 23) % 56) }, () => rng.int(micro.config.vocabSize));
+      const ids = Array.from({ length: 5 + ((i * 23) % 56) }, () => rng.int(scratch160k.config.vocabSize));
       return { ids, mask: ids.map((_, t) => (t > 0 ? 1 : 0)) };
     });
     const rows = packEpisodes(eps, 72);
     expect(rows.B).toBeGreaterThan(1);
-    const values = initParams(micro.config, 5, 0.2); // std 0.2: peaked softmaxes, not near-uniform ones
+    const values = initParams(scratch160k.config, 5, 0.2); // std 0.2: peaked softmaxes, not near-uniform ones
     const run = async (b: CpuBackend) => {
-      const params = uploadParams(b, micro.config, values);
-      const model = new Transformer(b, micro.config, params);
+      const params = uploadParams(b, scratch160k.config, values);
+      const model = new Transformer(b, scratch160k.config, params);
       const N = rows.B * rows.T;
       const batch = {
         B: rows.B, T: rows.T,

@@ -64,7 +64,7 @@ describe('run presets', () => {
     expect(Object.fromEntries(Object.entries(micro).filter(([k, v]) => defaults[k] !== v))).toEqual(changed);
     // The preset names just these, plus two equal to the defaults that define the run.
     expect(Object.keys(RUN_PRESETS.micro!.overrides).sort()).toEqual([...Object.keys(changed), 'model.preset', 'dapo.iterations'].sort());
-    expect(RUN_PRESETS.micro!.overrides).toMatchObject({ 'model.preset': 'micro', 'dapo.iterations': 20 });
+    expect(RUN_PRESETS.micro!.overrides).toMatchObject({ 'model.preset': 'scratch-160k', 'dapo.iterations': 20 });
     expect(Object.keys(RUN_PRESETS)).toEqual(['micro', 'tiny', 'qwen-coder-lora']); // micro first: the New run form's and the first screen's preset
   });
 });
@@ -81,7 +81,8 @@ describe('fromSavedConfig: a run config saved before the clean-up', () => {
   const today = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
   it('renames model.lr to bc.lr, takes the warm-up from rft.warmupSteps, and drops retired keys that hold the kept behaviour', () => {
     const { 'bc.lr': _lr, 'bc.warmupSteps': _warmup, ...kept } = today;
-    expect(flattenConfig(resolveConfig(fromSavedConfig({ ...kept, ...RETIRED_MICRO })))).toEqual(today);
+    // The model shape had the run preset's name then: micro.
+    expect(flattenConfig(resolveConfig(fromSavedConfig({ ...kept, ...RETIRED_MICRO, 'model.preset': 'micro' })))).toEqual(today);
     expect(fromSavedConfig({ 'model.lr': 2e-3, 'rft.warmupSteps': 4 })).toEqual({ 'bc.lr': 2e-3, 'rft.warmupSteps': 4, 'bc.warmupSteps': 4 });
     expect(fromSavedConfig(today)).toEqual(today); // a config saved by this version passes unchanged
     // A retired choice that nothing on the run's path read (no guesses, no drills, RFT at temperature 1) is dropped too.
@@ -98,6 +99,17 @@ describe('fromSavedConfig: a run config saved before the clean-up', () => {
       expect(() => fromSavedConfig(saved), path).toThrow(ConfigError);
       expect(() => fromSavedConfig(saved), path).toThrow(`this run was made with ${path}=${JSON.stringify(v)}, which this version no longer has: continue it at the git tag before-config-cleanup`);
     }
+  });
+});
+
+describe('model.preset', () => {
+  it('names the from-scratch shapes apart from the run presets, and refuses an old name naming the new one', () => {
+    expect(RUN_PRESETS.micro!.overrides['model.preset']).toBe('scratch-160k');
+    expect(() => resolveConfig({ 'model.preset': 'micro' })).toThrow('model.preset: "micro" is now called scratch-160k (the from-scratch shapes are named by their size; run presets such as --preset micro keep their names)');
+    expect(() => resolveConfig(parseOverrides(['model.preset=tiny']))).toThrow(/"tiny" is now called scratch-5m/);
+    expect(fromSavedConfig({ 'model.preset': 'nano' })).toEqual({ 'model.preset': 'scratch-30k' });
+    expect(fromSavedConfig({ 'model.preset': 'Qwen/Qwen2.5-0.5B' })).toEqual({ 'model.preset': 'Qwen/Qwen2.5-0.5B' });
+    expect(resolveConfig({ 'model.preset': 'constructor' }).model.preset).toBe('constructor'); // not a shape: a folder or Hub id
   });
 });
 

@@ -17,7 +17,7 @@ import { parseTaskFile } from '../../../src/tasks/schema.ts';
 const FILE = 'public/tasks/level0/val.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 const base = {
-  'model.preset': 'nano', seed: 4, 'run.phases': 'base', 'tasks.difficulty': 'token', 'agent.editCommand': 'sub', 'agent.viewHints': true,
+  'model.preset': 'scratch-30k', seed: 4, 'run.phases': 'base', 'tasks.difficulty': 'token', 'agent.editCommand': 'sub', 'agent.viewHints': true,
   'agent.systemPrompt': 'brief', 'agent.testReport': 'brief', 'agent.contextTokens': 1024, 'agent.actionTokens': 32, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'bc.expertStyle': 'bare', 'bc.expertNoise': 0, 'bc.episodes': 3, 'bc.epochs': 1, 'bc.batchEpisodes': 1,
   'bc.warmupSteps': 2, 'eval.samples': 1, 'bc.lr': 3e-3,
@@ -49,7 +49,7 @@ describe('drills-only stage', () => {
       const stopped = await go({ 'bc.drillSteps': 6 }, stopAt);
       expect(stopped.r.stopped).toBe(true);
       expect(stopped.steps.map((m) => m.step)).toEqual(Array.from({ length: stopAt }, (_, i) => i));
-      expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: stopAt, optimizerStep: stopAt === 6 ? 0 : stopAt, extra: { sft: true } });
+      expect((await stopped.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: stopAt, optimizerStep: stopAt === 6 ? 0 : stopAt });
       const resumed = await go({ 'bc.drillSteps': 6 }, undefined, stopped.dir);
       expect(resumed.r.resumedFrom).toEqual({ phase: 'base', step: stopAt });
       expect(resumed.metrics, `stopped at ${stopAt}`).toEqual(full.metrics);

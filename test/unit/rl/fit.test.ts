@@ -21,7 +21,7 @@ describe('checkRunFit', () => {
     expect(fit.options).toEqual({ batch: 32, context: T, generateBatch: 32, training: 'full' });
     expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 10 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8); // whole groups of 8 (DAPO's G, RFT's K), evaluation's 4 fits two
     expect(checkRunFit(flat('micro', { 'agent.rolloutBatch': 1 }), cpuMemoryBudget(16)).options.generateBatch).toBe(8);
-    expect(fit.plan).toEqual(planMemory(MODEL_PRESETS.micro.config, fit.options));
+    expect(fit.plan).toEqual(planMemory(MODEL_PRESETS['scratch-160k'].config, fit.options));
     // A run without gradient steps plans generation only.
     expect(checkRunFit(flat('micro', { 'run.phases': 'base', 'bc.epochs': 0 }), cpuMemoryBudget()).options.training).toBe('none');
     // Behaviour cloning plans its own batch (bc.batchEpisodes), RFT its own.
@@ -45,10 +45,10 @@ describe('checkRunFit', () => {
       expect(checkRunFit({ ...f, [field]: value }, budget).ok, `${field} = ${value}`).toBe(true);
       expect(checkRunFit({ ...f, [field]: value + 1 }, budget).ok, `${field} = ${value + 1}`).toBe(false);
     }
-    // Even nano does not hold 131 k positions per episode: no smaller model is offered.
+    // Even scratch-30k does not hold 131 k positions per episode: no smaller model is offered.
     expect(fit.message).not.toMatch(/model\.preset/);
     const shorter = checkRunFit(flat('tiny', { 'agent.contextTokens': 8192, 'model.passTokens': 0 }), budget);
-    expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset nano or micro or mini\.$/);
+    expect(!shorter.ok && shorter.message).toMatch(/, or use model\.preset scratch-30k or scratch-160k or scratch-400k\.$/);
   });
 
   it('offers passes first when a training step is the peak, and a step in passes plans one pass', () => {
@@ -101,8 +101,8 @@ describe('checkRunFit', () => {
   });
 
   it('names model.preset when it cannot size the model, and plans a pretrained one from its config (LoRA by model.loraRank)', () => {
-    expect(() => checkRunFit(flat('micro', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(nano, micro, mini, tiny\), so its size is not known here/);
-    const qwen = { ...MODEL_PRESETS.tiny.config, vocabSize: 151936, hiddenSize: 896, intermediateSize: 4864, numLayers: 24, numHeads: 14, numKvHeads: 2, headDim: 64 };
+    expect(() => checkRunFit(flat('micro', { 'model.preset': 'Qwen/Qwen2.5-0.5B' }), cpuMemoryBudget())).toThrow(/^model\.preset: "Qwen\/Qwen2\.5-0\.5B" is not a from-scratch preset \(scratch-30k, scratch-160k, scratch-400k, scratch-5m\), so its size is not known here/);
+    const qwen = { ...MODEL_PRESETS['scratch-5m'].config, vocabSize: 151936, hiddenSize: 896, intermediateSize: 4864, numLayers: 24, numHeads: 14, numKvHeads: 2, headDim: 64 };
     const f = flat('micro', { 'model.preset': 'idb:models/Qwen/Qwen2.5-0.5B', 'model.loraRank': 8 });
     const fit = checkRunFit(f, webgpuMemoryBudget({ maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 4 * GiB }), qwen);
     expect(fit.options).toMatchObject({ training: 'lora', loraRank: 8 });

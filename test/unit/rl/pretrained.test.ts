@@ -14,11 +14,12 @@ import { initParams } from '../../../src/model/init.ts';
 import { loadModelDir, saveModelDir } from '../../../src/model/load.node.ts';
 import { adapterShapes, mergeAdapters } from '../../../src/model/lora.ts';
 import { uploadParams } from '../../../src/model/params.ts';
-import { nano } from '../../../src/model/presets.ts';
+import { scratch30k } from '../../../src/model/presets.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
-import { loraOf, train } from '../../../src/rl/trainer.ts';
+import { loraOf } from '../../../src/rl/session.ts';
+import { train } from '../../../src/rl/trainer.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
 import type { MetricRecord } from '../../../src/store/types.ts';
@@ -27,11 +28,11 @@ import { parseTaskFile } from '../../../src/tasks/schema.ts';
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 
-/** A "pretrained" model: the nano architecture with its own BPE tokenizer, saved as a Hugging Face folder. */
+/** A "pretrained" model: the scratch-30k architecture with its own BPE tokenizer, saved as a Hugging Face folder. */
 async function pretrainedFolder(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'webswe-pretrained-'));
-  const bpe = trainBpe([SYSTEM_PROMPT, ...tasks.flatMap((t) => [t.problem_statement, ...Object.values(t.files)])], { vocabSize: nano.tokenizerVocab });
-  const config = freezeConfig({ ...nano.config, vocabSize: Math.min(nano.config.vocabSize, bpe.vocabSize) });
+  const bpe = trainBpe([SYSTEM_PROMPT, ...tasks.flatMap((t) => [t.problem_statement, ...Object.values(t.files)])], { vocabSize: scratch30k.tokenizerVocab });
+  const config = freezeConfig({ ...scratch30k.config, vocabSize: Math.min(scratch30k.config.vocabSize, bpe.vocabSize) });
   await saveModelDir(dir, { config, tensors: initParams(config, 11), tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig });
   return dir;
 }
@@ -108,7 +109,7 @@ describe('a pretrained model with LoRA', () => {
     const cfg = resolveConfig({ 'model.preset': '/nowhere/model', 'run.phases': 'base', 'bc.episodes': 0 });
     const store = await FileRunStore.open(mkdtempSync(join(tmpdir(), 'webswe-lora-')));
     await expect(train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 1), test: tasks.slice(0, 1) }))
-      .rejects.toThrow(/model\.preset "\/nowhere\/model" is not a from-scratch preset \(nano, micro, mini, tiny\) and no pretrained model was loaded/);
+      .rejects.toThrow(/model\.preset "\/nowhere\/model" is not a from-scratch preset \(scratch-30k, scratch-160k, scratch-400k, scratch-5m\) and no pretrained model was loaded/);
     expect(() => resolveConfig({ 'model.loraTargets': 'q,attn' })).toThrow(/model\.loraTargets: "attn" is not a projection/);
   });
 });

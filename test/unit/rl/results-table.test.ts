@@ -2,7 +2,7 @@
 // of the two stds across the K samples), in the Markdown table and in `train --json`'s `gains`.
 import { describe, expect, it } from 'vitest';
 import { phaseGains } from '../../../src/rl/gains.ts';
-import { resultsTable, type PhaseRow } from '../../../src/rl/trainer.ts';
+import { resultsTable, type PhaseRow } from '../../../src/rl/results.ts';
 
 const row = (phase: PhaseRow['phase'], p1: number, std: number): PhaseRow => ({ phase, 'pass@1': p1, 'pass@1_std': std, 'pass@k': p1 + 0.1, k: 4, tasks: 149, wall_s: 100 });
 

@@ -18,7 +18,7 @@ import type { MetricRecord } from '../../../src/store/types.ts';
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 const cfg = resolveConfig({
-  'model.preset': 'nano', seed: 3, 'run.phases': 'base,dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
+  'model.preset': 'scratch-30k', seed: 3, 'run.phases': 'base,dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
   'reward.lengthThreshold': 2, 'bc.episodes': 2, 'bc.epochs': 1, 'rft.batchEpisodes': 2, 'dapo.iterations': 2, 'dapo.tasksPerIteration': 1,
   'dapo.groupSize': 2, 'dapo.filterGroups': false, 'dapo.optimizerSteps': 1, 'eval.samples': 2, 'run.checkpointEvery': 1,
 });
@@ -56,7 +56,7 @@ describe('trainer', () => {
 
   it('stopped inside behaviour cloning, it resumes at the step it stopped and ends as an uninterrupted run', async () => {
     const bc = resolveConfig({
-      'model.preset': 'nano', seed: 5, 'run.phases': 'base', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
+      'model.preset': 'scratch-30k', seed: 5, 'run.phases': 'base', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
       'reward.lengthThreshold': 2, 'bc.episodes': 4, 'bc.epochs': 2, 'bc.batchEpisodes': 1, 'eval.samples': 1, 'run.checkpointSteps': 3,
     });
     // A backend that reports device memory, as WebGPU's does: the phase resets its peak and its evaluation
@@ -100,7 +100,7 @@ describe('trainer', () => {
 
   it('stopped during RFT rollouts, it drops the partial batch, keeps the last checkpoint whole, and resumes to the same end', async () => {
     const rft = resolveConfig({
-      'model.preset': 'nano', seed: 7, 'run.phases': 'base,rft', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
+      'model.preset': 'scratch-30k', seed: 7, 'run.phases': 'base,rft', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 3,
       'reward.lengthThreshold': 2, 'bc.episodes': 2, 'bc.epochs': 1, 'rft.samplesPerTask': 2, 'agent.rolloutBatch': 2, 'eval.samples': 1,
     });
     const go = async (stop: boolean, dir = mkdtempSync(join(tmpdir(), 'webswe-rft-'))) => {

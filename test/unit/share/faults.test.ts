@@ -27,7 +27,7 @@ import { noNatsReason, startNatsServer, type TestServer } from '../../helpers/na
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 const cfg = resolveConfig({
-  'model.preset': 'nano', seed: 8, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
+  'model.preset': 'scratch-30k', seed: 8, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
   'reward.lengthThreshold': 1, 'dapo.iterations': 3, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
   'dapo.optimizerSteps': 1, 'eval.samples': 1, 'run.checkpointEvery': 1,
 });

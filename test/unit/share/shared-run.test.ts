@@ -30,7 +30,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 const FILE = 'test/fixtures/agent/mutations.jsonl';
 const { tasks } = parseTaskFile(readFileSync(FILE, 'utf8'), FILE);
 const cfg = resolveConfig({
-  'model.preset': 'nano', seed: 4, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
+  'model.preset': 'scratch-30k', seed: 4, 'run.phases': 'dapo', 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'agent.maxTurns': 2,
   'reward.lengthThreshold': 1, 'dapo.iterations': 1, 'dapo.tasksPerIteration': 2, 'dapo.groupSize': 2, 'dapo.filterGroups': false,
   'dapo.optimizerSteps': 1, 'eval.samples': 1,
 });
@@ -187,8 +187,8 @@ describe.skipIf(noNatsReason)('two results for one item', () => {
     const { stopIdsFor } = await import('../../../src/agent/render.ts');
     const { flattenConfig } = await import('../../../src/rl/config.ts');
     const { phaseContext } = await import('../../../src/rl/session.ts');
-    const { tokenizerCorpus } = await import('../../../src/rl/trainer.ts');
-    const preset = MODEL_PRESETS.nano;
+    const { tokenizerCorpus } = await import('../../../src/rl/session.ts');
+    const preset = MODEL_PRESETS['scratch-30k'];
     const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
     const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
     const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModelDir } from '../../../src/model/load.node.ts';
 import { initParams } from '../../../src/model/init.ts';
-import { micro } from '../../../src/model/presets.ts';
+import { scratch160k } from '../../../src/model/presets.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
 import type { Checkpoint } from '../../../src/store/types.ts';
 
@@ -29,10 +29,10 @@ describe('FileRunStore', () => {
 
   it('round-trips a checkpoint bit-exactly, as a Hugging Face folder', async () => {
     const s = await fresh();
-    const params = initParams(micro.config, 1);
+    const params = initParams(scratch160k.config, 1);
     const adamM = new Map([...params].map(([k, v]) => [k, v.map((x) => x * 0.5)]));
     const adamV = new Map([...params].map(([k, v]) => [k, v.map((x) => x * x)]));
-    await s.saveCheckpoint({ state: state(4), params, adamM, adamV, model: { config: micro.config } });
+    await s.saveCheckpoint({ state: state(4), params, adamM, adamV, model: { config: scratch160k.config } });
     const ck = (await s.loadCheckpoint())!;
     expect(ck.state).toEqual(state(4));
     for (const [k, v] of params) {
@@ -40,13 +40,13 @@ describe('FileRunStore', () => {
       expect(bytes(ck.adamV!.get(k)!).equals(bytes(adamV.get(k)!)), k).toBe(true);
     }
     const hf = await loadModelDir(join(s.location, 'checkpoint'));
-    expect(hf.config.hiddenSize).toBe(micro.config.hiddenSize);
+    expect(hf.config.hiddenSize).toBe(scratch160k.config.hiddenSize);
     await hf.close();
   });
 
   it('keeps the previous checkpoint when a write is interrupted', async () => {
     const s = await fresh();
-    const params = initParams(micro.config, 2);
+    const params = initParams(scratch160k.config, 2);
     await s.saveCheckpoint({ state: state(1), params } as Checkpoint);
     // Interrupted after moving the old one aside, before the new one was renamed in:
     renameSync(join(s.location, 'checkpoint'), join(s.location, 'checkpoint.old'));

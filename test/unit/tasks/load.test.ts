@@ -29,7 +29,7 @@ describe('checkTaskFile', () => {
   });
   it('train and solve refuse it the same way, with exit 1', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'webswe-load-')), 'run');
-    const train = spawnSync(process.execPath, [BIN, 'train', '--out', out, '--set', `tasks.train=${FILE}`, '--set', 'model.preset=nano'], { encoding: 'utf8' });
+    const train = spawnSync(process.execPath, [BIN, 'train', '--out', out, '--set', `tasks.train=${FILE}`, '--set', 'model.preset=scratch-30k'], { encoding: 'utf8' });
     expect(existsSync(out)).toBe(false); // refused before the run folder is made: nothing to clean up
     const solve = spawnSync(process.execPath, [BIN, 'solve', '--task', FILE, '--policy', 'expert'], { encoding: 'utf8' });
     for (const r of [train, solve]) {
