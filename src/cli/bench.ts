@@ -6,7 +6,7 @@ import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
-import { MODEL_PRESETS, modelPreset, type ModelPreset } from '../model/presets.ts';
+import { modelShape, SHAPE_NAMES, type ModelShape } from '../model/shapes.ts';
 import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { WebGpuBackend } from '../ops/webgpu/backend.ts';
@@ -140,11 +140,11 @@ function modelTable(rows: ModelBenchResult[]): string {
 }
 
 export function registerModelBench(bench: Command): void {
-  const shapesOf = (o: { model: string; preset?: string }): ModelPreset[] => {
-    if (o.preset !== undefined) throw new UserError(`bench takes a model shape with --model (${Object.keys(MODEL_PRESETS).join(', ')}); --preset names a run preset in \`webswe train\``);
+  const shapesOf = (o: { model: string; preset?: string }): ModelShape[] => {
+    if (o.preset !== undefined) throw new UserError(`bench takes a model shape with --model (${SHAPE_NAMES.join(', ')}); --preset names a run preset in \`webswe train\``);
     return (o.model === 'both' ? ['scratch-160k', 'scratch-5m'] : o.model.split(',')).map((n) => {
-      const shape = modelPreset(n.trim());
-      if (!shape) throw new UserError(`--model must be one of ${Object.keys(MODEL_PRESETS).join(', ')} (a comma list, or both), got "${n.trim()}"`);
+      const shape = modelShape(n.trim());
+      if (!shape) throw new UserError(`--model must be one of ${SHAPE_NAMES.join(', ')} (a comma list, or both), got "${n.trim()}"`);
       return shape;
     });
   };
@@ -185,7 +185,7 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('generate')
     .description('prefill and decode tokens/s for G sequences of a from-scratch model shape, with memory')
-    .option('--model <shape>', `${Object.keys(MODEL_PRESETS).join(', ')}, a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
+    .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape), a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
     .addOption(new Option('--preset <name>').hideHelp())
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
@@ -211,7 +211,7 @@ export function registerModelBench(bench: Command): void {
   bench
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) of a from-scratch model shape, with memory; --dapo: the time split of a real DAPO iteration')
-    .option('--model <shape>', `${Object.keys(MODEL_PRESETS).join(', ')}, a comma list, or both (scratch-160k and scratch-5m; --dapo: one shape, with the settings of the run preset that trains it)`, 'scratch-160k')
+    .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
     .addOption(new Option('--preset <name>').hideHelp())
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')

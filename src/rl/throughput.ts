@@ -2,11 +2,12 @@
 // `webswe bench generate` and `webswe bench train` print, each backend beside the others in the same run. Generation: G sequences, prefill P prompt tokens
 // each, then D decode steps (prefill and decode tokens/s), and an agent turn of uneven lengths with
 // packed rows beside the padded layout. Training: B rows × T tokens, forward + backward + AdamW
-// (tokens/s). Memory: the planner's figure and, on WebGPU, the measured peak.
+// (tokens/s), over every weight, or over LoRA adapters where the shape trains so (a pretrained shape). Memory: the planner's figure and, on WebGPU, the measured peak.
 import { KvGenerator } from '../model/generate.ts';
 import { initParams } from '../model/init.ts';
+import { adapterShapes, initAdapters, loraModules } from '../model/lora.ts';
+import type { ModelShape } from '../model/shapes.ts';
 import { planMemory } from '../model/planner.ts';
-import type { ModelPreset } from '../model/presets.ts';
 import { uploadParams, zeroGrads } from '../model/params.ts';
 import { Transformer } from '../model/transformer.ts';
 import type { Backend } from '../ops/backend.ts';
@@ -19,7 +20,7 @@ import { sftStep } from './steps.ts';
 export interface ModelBenchResult {
   name: string;
   backend: string;
-  /** The model shape (MODEL_PRESETS). */
+  /** The model shape (model/shapes.ts). */
   model: string;
   shape: string;
   ms: number;
@@ -40,7 +41,7 @@ export interface ModelBenchBackend {
   peak?(): number;
 }
 
-export async function benchGenerate(b: ModelBenchBackend, preset: ModelPreset, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
+export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
   const c = preset.config;
   const model = new Transformer(b.be, c, uploadParams(b.be, c, initParams(c, 1)));
   const rng = new Rng(3);
@@ -95,11 +96,18 @@ async function unevenTurn<T extends Tensor>(model: Transformer<T>, prompts: numb
   return { ms, tokens };
 }
 
-export async function benchTrain(b: ModelBenchBackend, preset: ModelPreset, o: { B: number; T: number; steps: number }): Promise<ModelBenchResult> {
-  const c = preset.config;
+export async function benchTrain(b: ModelBenchBackend, preset: ModelShape, o: { B: number; T: number; steps: number }): Promise<ModelBenchResult> {
+  const c = preset.config, lora = preset.lora;
   const params = uploadParams(b.be, c, initParams(c, 1));
-  const model = new Transformer(b.be, c, params);
-  const opt = new AdamW(b.be, params, zeroGrads(b.be, params), { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1 });
+  let trained = params;
+  if (lora) {
+    // The adapters beside the frozen weights (B zero, as a run starts); only they get gradients and AdamW state.
+    const adapters = initAdapters(loraModules(c, lora), lora.rank, 1);
+    trained = new Map([...adapterShapes(c, lora)].map(([n, shape]) => [n, b.be.fromArray(adapters.get(n)!, shape, n)]));
+    for (const [n, t] of trained) params.set(n, t);
+  }
+  const model = new Transformer(b.be, c, params, lora);
+  const opt = new AdamW(b.be, trained, zeroGrads(b.be, trained), { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1 });
   const rng = new Rng(4);
   const eps = Array.from({ length: o.B }, () => {
     const ids = Array.from({ length: o.T }, () => rng.int(c.vocabSize));
@@ -111,9 +119,9 @@ export async function benchTrain(b: ModelBenchBackend, preset: ModelPreset, o: {
   const t0 = performance.now();
   for (let i = 0; i < o.steps; i++) await sftStep(model, opt, rows, 1e-4);
   const ms = (performance.now() - t0) / o.steps;
-  const planned = planMemory(c, { batch: o.B, context: o.T, training: 'full' }).total;
+  const planned = planMemory(c, { batch: o.B, context: o.T, training: lora ? 'lora' : 'full', ...(lora ? { loraRank: lora.rank } : {}) }).total;
   return {
-    name: 'train step', backend: b.name, model: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
+    name: lora ? `train step (LoRA r ${lora.rank})` : 'train step', backend: b.name, model: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
     tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() - base } : {}),
   };
 }

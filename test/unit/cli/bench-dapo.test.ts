@@ -41,7 +41,7 @@ describe('webswe bench train --dapo', () => {
     expect(overlap.stderr).toMatch(/--overlap must be on, off or both, got "sideways"/);
     const preset = await webswe('bench', 'train', '--dapo', '--model', 'huge', '--backend', 'fast-cpu');
     expect(preset.status).not.toBe(0);
-    expect(preset.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m \(a comma list, or both\), got "huge"/);
+    expect(preset.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b \(a comma list, or both\), got "huge"/);
     expect(preset.stderr).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
 });

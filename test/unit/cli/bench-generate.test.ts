@@ -23,7 +23,7 @@ describe('webswe bench generate', () => {
   it('refuses an unknown shape, or --preset, with one line naming the choices', async () => {
     const r = await webswe('bench', 'generate', '--model', 'huge', '--backend', 'wasm');
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m \(a comma list, or both\), got "huge"/);
+    expect(r.stderr).toMatch(/--model must be one of scratch-30k, scratch-160k, scratch-400k, scratch-5m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b \(a comma list, or both\), got "huge"/);
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
     const old = await webswe('bench', 'generate', '--preset', 'micro', '--backend', 'wasm');
     expect(old.status).not.toBe(0);
