@@ -54,7 +54,7 @@ export class PageSandboxes {
 
   private provider(kind: PageSandboxKind): RemoteProvider {
     const p = this.providers.get(kind);
-    if (!p) throw new ConfigError(`agent.sandbox: "${kind}" sandboxes live in the page, and this page has not provided them (src/app/client.ts does as it loads); ${WORKER_HINT}`);
+    if (!p) throw new ConfigError(`agent.sandbox: "${kind}" sandboxes live in the page, and this page has not provided them (the app provides them as it loads); ${WORKER_HINT}`);
     return p;
   }
 

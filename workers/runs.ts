@@ -58,7 +58,7 @@ async function workerSandbox(): Promise<SandboxFactory> {
   try {
     return (await import('../src/sandbox/worker.browser.ts')).createWorkerSandbox;
   } catch (e) {
-    const err = new Error(`the worker sandbox (src/sandbox/worker.browser.ts) could not be loaded, and browser runs execute episodes in it: ${(e as Error).message}`);
+    const err = new Error(`the worker sandbox could not be loaded, and browser runs execute episodes in it: ${(e as Error).message}`);
     err.name = 'SandboxMissingError';
     throw err;
   }

@@ -74,7 +74,7 @@ export function renderImports(runsChanged: () => void): HTMLElement {
     el('div', { class: 'field' }, el('label', { for: 'import-checkpoint' }, 'Checkpoint zip'), ckIn,
       el('small', { id: 'import-checkpoint-doc' }, 'A "Checkpoint zip" export (or a zipped CLI run folder) becomes a run here; Resume continues it when it brought its run config and tokenizer.')),
     el('div', { class: 'field' }, el('label', { for: 'import-tasks' }, 'Task file (.jsonl)'), tasksIn,
-      el('small', { id: 'import-tasks-doc' }, 'One SWE-bench-style task per line (src/tasks/schema.ts). Every line is checked; a file with a bad line is refused, each bad line named.')),
+      el('small', { id: 'import-tasks-doc' }, 'One SWE-bench-style task per line (instance_id, repo, files, test_files, FAIL_TO_PASS, PASS_TO_PASS, patch). Every line is checked; a file with a bad line is refused, each bad line named.')),
     status, error,
     el('h4', {}, 'Imported task sets'), sets,
   );
