@@ -12,6 +12,7 @@ import type { Trajectory } from '../src/agent/trajectory.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
 import { modelPreset } from '../src/model/presets.ts';
 import { ConfigError, flattenConfig, fromSavedConfig, resolveConfig, type ConfigValue, type RunConfig } from '../src/rl/config.ts';
+import { ratesOf } from '../src/rl/estimate.ts';
 import { checkRunFit, type MemoryBudget } from '../src/rl/fit.ts';
 import type { Progress } from '../src/rl/phases.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
@@ -132,6 +133,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       ...rec, status, live, metricsCount: store.metricsCount, ...(halted ? { error: halted.error } : {}),
       config: await store.readJson<Record<string, ConfigValue>>('config.json'),
       results: (await store.readJson<{ phases: PhaseRow[] }>('results.json'))?.phases ?? null,
+      rates: ratesOf((await store.readJson<{ rates?: unknown }>('run.json'))?.rates),
     };
   }
 
@@ -286,7 +288,7 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       try {
         store = await IdbRunStore.open(db, name, { status: 'running', preset: req.preset });
         await store.writeJson('config.json', flattenConfig(cfg));
-        await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: choice, persisted: req.persisted ?? null, created: Date.now(), ...(req.share ? { share: req.share } : {}) });
+        await store.writeJson('run.json', { name, preset: req.preset, overrides: req.overrides, backend: choice, persisted: req.persisted ?? null, created: Date.now(), ...(req.share ? { share: req.share } : {}), ...(ratesOf(req.rates) ? { rates: ratesOf(req.rates)! } : {}) });
       } catch (e) {
         // A run without its config cannot resume: take back what was written.
         await deleteRun(db, name).catch(() => {});

@@ -40,6 +40,9 @@ export interface RunSummary extends RunRecord {
   config: Record<string, ConfigValue> | null;
   metricsCount: number;
   results: PhaseRow[] | null;
+  /** The device rates the first screen measured when it started the run (run.json), which the live view's time
+   *  left is priced at; null where none were measured. */
+  rates: DeviceRates | null;
   /** Whether this worker is training it right now (else a `running` record means `interrupted`). */
   live: boolean;
 }
@@ -72,6 +75,9 @@ export interface StartRunRequest {
   /** The page's navigator.storage.persist() answer when it started the run (workers cannot ask; null: no
    *  answer yet, the browser is asking the user); kept in run.json. */
   persisted?: boolean | null;
+  /** The device rates measured before the start (the first screen's estimate), kept in run.json: the live view
+   *  prices the run's time left at them, so it says what the first screen said, counting down. */
+  rates?: DeviceRates;
   /** Share the run (docs/sharing.md): contributors play its DAPO rounds through this server, which the
    *  worker reaches over its WebSocket listener as the learner user. Kept in run.json for resuming. */
   share?: ShareSettings;

@@ -21,6 +21,15 @@ export interface DeviceRates {
  *  absolute pace from the run's own progress. */
 export const CALIBRATION_RATES: DeviceRates = Object.freeze({ trainTokensPerS: 2066, genTokensPerS: 193, testRunS: 0.079 });
 
+/** `x` as device rates when it is one (three positive, finite numbers), else null: rates kept in a run's record
+ *  or sent by a page are checked before a time is priced at them. */
+export function ratesOf(x: unknown): DeviceRates | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const r = x as Record<string, unknown>;
+  const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  return ok(r.trainTokensPerS) && ok(r.genTokensPerS) && ok(r.testRunS) ? { trainTokensPerS: r.trainTokensPerS as number, genTokensPerS: r.genTokensPerS as number, testRunS: r.testRunS as number } : null;
+}
+
 export interface EstimatePart {
   /** What is done: expert episodes, copy drills, cloning updates, RFT rollouts, RFT updates, DAPO, evaluation of <phase>. */
   name: string;

@@ -57,7 +57,7 @@ const MICRO: Record<string, ConfigValue> = {
 
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
   micro: {
-    description: 'the learning run on a CPU: a 0.16 M-parameter model from scratch fixes one-token bugs in functions it never saw; base (copy drills, cloning) → RFT → DAPO in ~25 minutes on two cores',
+    description: 'the learning run on a CPU: a 0.16 M-parameter model from scratch fixes one-token bugs in functions it never saw; base (copy drills, cloning) → RFT → DAPO',
     overrides: MICRO,
   },
   tiny: {

@@ -11,7 +11,7 @@ import { onRunEvent, trainer } from '../client.ts';
 import { checkpointWhere, duration, el, errorText, heading, num, runHref, when } from '../dom.ts';
 import { storageUsage } from '../storage.ts';
 import { nowPlaying } from './now-playing.ts';
-import { RunEta } from '../run-eta.ts';
+import { Countdown, RunEta } from '../run-eta.ts';
 import { gainText, phaseGains } from '../../rl/gains.ts';
 
 /** Stage ETA from the rate since the stage began. */
@@ -44,6 +44,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   const resume = el('button', { type: 'button', id: 'resume-run', disabled: true }, 'Resume');
   const stop = el('button', { type: 'button', id: 'stop-run', disabled: true }, 'Stop');
   const bar = el('progress', { id: 'run-progress', 'aria-labelledby': 'progress-text', max: 1, value: 0 });
+  const runBar = el('progress', { id: 'run-total-progress', 'aria-labelledby': 'run-eta', max: 1, value: 0 });
   const progressText = el('p', { id: 'progress-text' }, 'no progress yet');
   const eta = el('p', { id: 'run-eta' });
   const log = el('p', { id: 'run-log', 'aria-live': 'polite' });
@@ -61,7 +62,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     el('p', {}, status, ' ', meta),
     el('div', { class: 'controls', role: 'group', 'aria-label': 'run controls' }, pause, resume, stop, el('a', { href: runHref(name, 'trajectories'), id: 'open-trajectories' }, 'Trajectories')),
     error,
-    el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), bar, progressText, eta, log, resumed, checkpoint, storage.element),
+    el('section', { 'aria-labelledby': 'progress-heading' }, el('h3', { id: 'progress-heading' }, 'Progress'), runBar, eta, bar, progressText, log, resumed, checkpoint, storage.element),
     playing.element,
     el('section', { 'aria-labelledby': 'curves-heading' }, el('h3', { id: 'curves-heading' }, 'Curves'), count, shared, charts.element),
     el('section', { 'aria-labelledby': 'results-heading' }, el('h3', { id: 'results-heading' }, 'Evaluation'), results),
@@ -70,7 +71,8 @@ export function renderLive(root: HTMLElement, name: string): () => void {
   let run: RunSummary | null = null;
   let rows: MetricRecord[] = [];
   const etaOf = new Eta();
-  const runEtaOf = new RunEta(() => run?.config ?? undefined);
+  const runEtaOf = new RunEta(() => run?.config ?? undefined, () => run?.rates ?? undefined);
+  const countdown = new Countdown();
   let closed = false;
   let poll: ReturnType<typeof setTimeout> | undefined;
 
@@ -155,7 +157,9 @@ export function renderLive(root: HTMLElement, name: string): () => void {
     const phases = String(run?.config?.['run.phases'] ?? '').split(',').map((s) => s.trim());
     const k = phases.indexOf(p.phase);
     progressText.textContent = `${p.phase}${k >= 0 ? ` (phase ${k + 1} of ${phases.length})` : ''} · ${p.stage}: ${p.done} / ${p.total}`;
-    const s = etaOf.seconds(p, at), whole = runEtaOf.seconds(p, at);
+    const s = etaOf.seconds(p, at), estimate = runEtaOf.seconds(p, at);
+    const whole = estimate === null ? null : countdown.update(estimate, at);
+    runBar.value = runEtaOf.fraction;
     eta.dataset.runSeconds = whole === null ? '' : String(Math.round(whole));
     eta.textContent = whole !== null ? `About ${duration(whole)} left in the run${s !== null ? ` (${duration(s)} in this stage)` : ''}.`
       : s === null ? 'Estimating the time left…' : `About ${duration(s)} left in this stage; the whole run's time left follows once its pace is known.`;
@@ -195,6 +199,7 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       run.status = e.status;
       run.live = e.status === 'running';
       runEtaOf.reset();
+      countdown.reset();
       if (e.backend) run.backend = e.backend;
       if (e.error) run.error = e.error;
       else if (e.status === 'running') delete run.error;

@@ -41,9 +41,12 @@ export function renderStart(root: HTMLElement): () => void {
   );
 
   let closed = false;
+  /** The rates measured here: the run the button starts prices its time left at them (one estimator). */
+  let rates: DeviceEstimate['rates'] | undefined;
   void trainer.estimateRun(START_PRESET, 'auto', { ...START_OVERRIDES }).then(
     (e: DeviceEstimate) => {
       if (closed) return;
+      rates = e.rates;
       estimate.dataset.seconds = String(Math.round(e.totalS));
       estimate.textContent = `The ${e.preset} run takes about ${duration(e.totalS)} on this device (${e.backend}), measured in ${e.measuredInS.toFixed(1)} s.`;
       const named: Record<string, string> = { base: 'base: cloning the expert, then evaluation', rft: 'RFT: rollouts, update, evaluation', dapo: 'DAPO: iterations, then evaluation' };
@@ -60,7 +63,7 @@ export function renderStart(root: HTMLElement): () => void {
     error.hidden = true;
     try {
       const persisted = await askPersistence();
-      const run = await trainer.startRun({ preset: START_PRESET, overrides: { ...START_OVERRIDES }, backend: 'auto', persisted });
+      const run = await trainer.startRun({ preset: START_PRESET, overrides: { ...START_OVERRIDES }, backend: 'auto', persisted, ...(rates ? { rates } : {}) });
       location.hash = runHref(run.name);
     } catch (e) {
       error.hidden = false;

@@ -3,9 +3,9 @@
 // the pace; when the first evaluation's report says how many tasks it plays (total / samples), the
 // estimate is priced again with that count and the pace starts over; Pause and resume forget the pace.
 import { describe, expect, it } from 'vitest';
-import { RunEta } from '../../../src/app/run-eta.ts';
+import { Countdown, RunEta } from '../../../src/app/run-eta.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
-import { CALIBRATION_RATES, estimateRun, partOf, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
+import { CALIBRATION_RATES, estimateRun, partOf, ratesOf, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
 const overrides = RUN_PRESETS.micro!.overrides;
@@ -47,5 +47,45 @@ describe('RunEta', () => {
     expect(eta.seconds({ phase: 'rft', stage: 'rollouts', done: 768, total: 1536 }, 100_000)).not.toBeNull();
     eta.reset();
     expect(eta.seconds({ phase: 'rft', stage: 'rollouts', done: 800, total: 1536 }, 500_000)).toBeNull();
+  });
+
+  it("prices at the rates the first screen measured: the first screen's total at the start, known from the first report", () => {
+    const rates = { trainTokensPerS: 5000, genTokensPerS: 400, testRunS: 0.02 };
+    const eta = new RunEta(() => overrides, () => rates);
+    const est = estimateRun(cfg, rates);
+    const p0 = { phase: 'base', stage: 'expert episodes', done: 0, total: 1000 };
+    expect(eta.seconds(p0, 0)).toBeCloseTo(est.totalS, 6);
+    expect(eta.fraction).toBe(0);
+    const p1 = { phase: 'base', stage: 'expert episodes', done: 500, total: 1000 };
+    expect(eta.seconds(p1, 5_000)).toBeCloseTo(est.totalS - at(est, p1), 6); // no pace yet: the rates' prices
+    expect(eta.fraction).toBeCloseTo(at(est, p1) / est.totalS, 9);
+  });
+});
+
+describe('Countdown', () => {
+  it('falls with the clock whatever the estimates do, never faster than twice the clock nor slower than half', () => {
+    const c = new Countdown();
+    expect(c.update(600, 0)).toBe(600);
+    expect(c.update(590, 10_000)).toBe(590); // the estimate fell with the clock: followed exactly
+    expect(c.update(600, 20_000)).toBe(585); // it held (the run is slower than priced): half the clock
+    expect(c.update(900, 30_000)).toBe(580); // much higher: still half the clock, no jump up
+    expect(c.update(100, 40_000)).toBe(560); // much lower: twice the clock, no jump down
+    expect(c.update(552, 45_000)).toBe(552); // within the clock's reach: followed exactly
+    let shown = 552;
+    for (let t = 46_000, i = 0; i < 50; i++, t += 1000) {
+      const next = c.update(i % 2 ? 2000 : 10, t);
+      expect(next).toBeLessThan(shown);
+      shown = next;
+    }
+    expect(c.update(0, 10_000_000)).toBe(0);
+    c.reset();
+    expect(c.update(300, 10_001_000)).toBe(300);
+  });
+
+  it('takes rates from a record only when they are rates', () => {
+    expect(ratesOf({ trainTokensPerS: 1, genTokensPerS: 2, testRunS: 0.1, extra: 1 })).toEqual({ trainTokensPerS: 1, genTokensPerS: 2, testRunS: 0.1 });
+    for (const bad of [null, 'fast', { trainTokensPerS: 1, genTokensPerS: 2 }, { trainTokensPerS: -1, genTokensPerS: 2, testRunS: 1 }, { trainTokensPerS: 1, genTokensPerS: Infinity, testRunS: 1 }, { trainTokensPerS: '1', genTokensPerS: 2, testRunS: 1 }]) {
+      expect(ratesOf(bad)).toBeNull();
+    }
   });
 });
