@@ -1,15 +1,21 @@
-// The Tasks view's catalogue: the bundled sets (public/tasks/{train,test}.jsonl, fetched and parsed
-// here in slices so the page stays responsive while 24 MB of JSON is read) and the sets imported into
+// The Tasks view's catalogue: the bundled sets (public/tasks/level0/{train,val,test}.jsonl, the one-function
+// world the learning run trains and is evaluated on, first; then the library world's public/tasks/{train,test}.jsonl;
+// fetched and parsed here in slices so the page stays responsive while tens of MB of JSON are read) and the sets imported into
 // this browser (their text read through the trainer worker), each checked with the task schema and
 // kept for the page's life. Filtering (src/tasks/filter.ts) is a plain scan: 2,240 tasks.
 import { checkTask, type Task } from '../tasks/schema.ts';
 import { trainer } from './client.ts';
 
-export const BUNDLED_SETS = ['train', 'test'] as const;
+/** The bundled sets, the default run's training set first (the view opens on it). */
+export const BUNDLED_SETS = ['level0/train', 'level0/val', 'level0/test', 'train', 'test'] as const;
+const BUNDLED_LABELS: Record<string, string> = {
+  'level0/train': 'level 0 train (the learning run trains here)', 'level0/val': 'level 0 val', 'level0/test': 'level 0 test (its held-out table)',
+  train: 'library train', test: 'library test',
+};
 const IMPORTED = 'idb:tasks/';
 
 export interface TaskSet {
-  /** 'train', 'test' or 'idb:tasks/<name>' (the config path of an imported set). */
+  /** A bundled set ('level0/train', …, 'train', 'test') or 'idb:tasks/<name>' (the config path of an imported set). */
   key: string;
   tasks: Task[];
   byId: Map<string, Task>;
@@ -20,7 +26,7 @@ export interface TaskSet {
 
 const loaded = new Map<string, Promise<TaskSet>>();
 
-export const setLabel = (key: string) => (key.startsWith(IMPORTED) ? `${key.slice(IMPORTED.length)} (imported)` : key);
+export const setLabel = (key: string) => (key.startsWith(IMPORTED) ? `${key.slice(IMPORTED.length)} (imported)` : (BUNDLED_LABELS[key] ?? key));
 
 /** Lines parsed per slice before the page gets the thread back (~0.5 MB of the bundled sets). */
 const SLICE = 40;
@@ -56,10 +62,10 @@ async function fetchText(key: string): Promise<string> {
     if (text === null) throw new Error(`no imported task set named "${key.slice(IMPORTED.length)}" in this browser (import one in the Runs view)`);
     return text;
   }
-  if (!(BUNDLED_SETS as readonly string[]).includes(key)) throw new Error(`no task set "${key}": the bundled sets are ${BUNDLED_SETS.join(' and ')}, imported ones are named ${IMPORTED}<name>`);
+  if (!(BUNDLED_SETS as readonly string[]).includes(key)) throw new Error(`no task set "${key}": the bundled sets are ${BUNDLED_SETS.join(', ')}; imported ones are named ${IMPORTED}<name>`);
   const url = `${import.meta.env.BASE_URL}tasks/${key}.jsonl`;
   const res = await fetch(url);
-  if (!res.ok) throw new Error(`could not fetch ${url}: HTTP ${res.status} (the bundled sets are public/tasks/train.jsonl and test.jsonl)`);
+  if (!res.ok) throw new Error(`could not fetch ${url}: HTTP ${res.status} (the bundled sets are served from public/tasks/)`);
   return res.text();
 }
 

@@ -21,6 +21,7 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
   const errors: string[] = [];
   const train = load('train');
   const test = load('test');
+  const level0 = load('level0/train');
   // A hard task (two bugs) of the test split: several FAIL_TO_PASS tests, some PASS_TO_PASS ones.
   const task = test.find((t) => t.difficulty === 'hard' && t.FAIL_TO_PASS.length >= 2 && t.PASS_TO_PASS.length >= 2)!;
   const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
@@ -34,32 +35,43 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
     await browser?.close();
   });
 
-  it('lists the training set a page at a time from the nav link, every control labelled and reachable with Tab', async () => {
+  it("opens on the learning run's training set, lists every bundled set, pages, every control labelled and reachable with Tab", async () => {
     await page.goto(`${baseUrl}#/runs`);
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.waitForSelector('#task-list[data-count]', { timeout: 60_000 });
     expect(await page.getAttribute('nav[aria-label="main"] a[data-nav="tasks"]', 'aria-current')).toBe('');
-    expect(await count()).toBe(train.length);
-    expect(await shownIds()).toEqual(train.slice(0, 25).map((t) => t.instance_id));
-    expect(await page.textContent('#task-page')).toBe(`Page 1 of ${Math.ceil(train.length / 25)}`);
+    expect(await page.$$eval('#task-sets a', (as) => as.map((a) => a.textContent))).toEqual(
+      ['level 0 train (the learning run trains here)', 'level 0 val', 'level 0 test (its held-out table)', 'library train', 'library test']);
+    expect(await count()).toBe(level0.length);
+    expect(await shownIds()).toEqual(level0.slice(0, 25).map((t) => t.instance_id));
+    expect(await page.textContent('#task-page')).toBe(`Page 1 of ${Math.ceil(level0.length / 25)}`);
     await page.click('#task-next');
-    expect(await shownIds()).toEqual(train.slice(25, 50).map((t) => t.instance_id));
+    expect(await shownIds()).toEqual(level0.slice(25, 50).map((t) => t.instance_id));
     await page.click('#task-prev');
+    // The episode the first screen's run plays first is findable by its function's name.
+    const named = filterTasks(level0, { repo: '', difficulty: '', text: 'averageSpeed' });
+    expect(named.length).toBeGreaterThan(0);
+    await page.fill('#task-text', 'averageSpeed');
+    await page.waitForFunction((n) => document.querySelector('#task-list')?.getAttribute('data-count') === String(n), named.length);
+    await page.fill('#task-text', '');
+    await page.waitForFunction((n) => document.querySelector('#task-list')?.getAttribute('data-count') === String(n), level0.length);
 
     const unlabelled = await page.$$eval('input, select, textarea', (els) =>
       els.filter((e) => !(e as HTMLInputElement).labels?.length && !e.getAttribute('aria-label')).map((e) => e.outerHTML));
     expect(unlabelled).toEqual([]);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const reached = new Set<string>();
-    for (let i = 0; i < 14; i++) { // the nav's six links, then the view's controls
+    for (let i = 0; i < 20; i++) { // the nav's links, the sets', then the view's controls
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('href') || ''));
     }
-    for (const want of ['#/tasks', '#/tasks/test', 'task-repo', 'task-difficulty', 'task-text']) expect(reached, want).toContain(want);
+    for (const want of ['#/tasks', `#/tasks/${encodeURIComponent('level0/test')}`, '#/tasks/test', 'task-repo', 'task-difficulty', 'task-text']) expect(reached, want).toContain(want);
     await shot('tasks');
   });
 
   it('filters by library, difficulty and text, with the counts the same filter gives over the file', async () => {
+    await page.goto(`${baseUrl}#/tasks/train`);
+    await page.waitForFunction((n) => document.querySelector('#task-list')?.getAttribute('data-count') === String(n), train.length, { timeout: 60_000 });
     await page.selectOption('#task-repo', 'roman');
     await page.selectOption('#task-difficulty', 'hard');
     const hard = filterTasks(train, { repo: 'roman', difficulty: 'hard', text: '' });

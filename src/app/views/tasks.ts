@@ -30,7 +30,7 @@ function setLinks(current: string): HTMLElement {
   return el('nav', { 'aria-label': 'task sets' }, list);
 }
 
-export function renderTaskList(root: HTMLElement, setKey = 'train'): () => void {
+export function renderTaskList(root: HTMLElement, setKey: string = BUNDLED_SETS[0]): () => void {
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
   const status = el('p', { id: 'task-count', 'aria-live': 'polite' }, 'Loading the tasks…');
   const repoIn = el('select', { id: 'task-repo', name: 'repo' }, el('option', { value: '' }, 'all libraries'));
