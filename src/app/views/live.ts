@@ -117,7 +117,8 @@ export function renderLive(root: HTMLElement, name: string): () => void {
       }
       bar.max = 1;
       bar.value = s === 'done' ? 1 : 0;
-      if (s !== 'done') progressText.textContent = 'Not training.';
+      if (s === 'done') runBar.value = 1;
+      progressText.textContent = s === 'done' ? '' : 'Not training.';
       eta.textContent = s === 'done' ? 'Finished.' : RESUMABLE.has(s) ? `Resume continues from ${ck ? `the checkpoint ${where(ck)}` : 'the start (no checkpoint yet)'}.` : '';
     }
   };

@@ -20,17 +20,25 @@ export const HACK_FLAG_TEXT: Record<string, string> = {
   special_cases: "non-test code gained literals that are the tests' inputs or expected values",
 };
 
+/** Episodes a page of the list shows. */
+const EPISODES_PER_PAGE = 50;
+
 export function renderSteps(root: HTMLElement, name: string, phase?: string, step?: number): () => void {
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
   const steps = el('ul', { id: 'trajectory-steps', class: 'inline-list', 'aria-label': 'steps with episodes' });
   const episodes = el('table', { id: 'episodes', 'aria-label': 'episodes of the step' });
   const caption = el('h3', { id: 'episodes-heading' });
+  const playedBy = el('p', { id: 'episodes-policy', hidden: true });
+  const prev = el('button', { type: 'button', id: 'episodes-prev', disabled: true }, 'Previous');
+  const next = el('button', { type: 'button', id: 'episodes-next', disabled: true }, 'Next');
+  const pageText = el('span', { id: 'episodes-page', 'aria-live': 'polite' });
+  const pager = el('div', { class: 'controls', role: 'group', 'aria-label': 'pages of episodes', hidden: true }, prev, ' ', pageText, ' ', next);
   root.append(
     heading(`Trajectories of ${name}`),
     el('p', {}, el('a', { href: runHref(name) }, `← run ${name}`)),
     error,
     el('nav', { 'aria-label': 'steps' }, steps),
-    el('section', { 'aria-labelledby': 'episodes-heading' }, caption, episodes),
+    el('section', { 'aria-labelledby': 'episodes-heading' }, caption, playedBy, el('div', { class: 'table-scroll' }, episodes), pager),
   );
   void (async () => {
     try {
@@ -48,15 +56,31 @@ export function renderSteps(root: HTMLElement, name: string, phase?: string, ste
       const ts = await trainer.readTrajectories(name, cur.phase, cur.step);
       const flagged = ts.filter((t) => t.hack_flags.length > 0).length;
       if (flagged) caption.append(el('span', { class: 'hack-count' }, ` · ${flagged} of ${ts.length} flagged`));
-      episodes.append(el('tr', {}, ...['#', 'task', 'policy', 'turns', 'reward', 'end', 'tests', 'flags'].map((t) => el('th', { scope: 'col' }, t))));
-      for (const t of ts) {
-        episodes.append(el('tr', { class: t.hack_flags.length ? 'flagged' : undefined },
-          el('td', {}, el('a', { href: runHref(name, 'trajectories', cur.phase, cur.step, t.index), 'aria-label': `episode ${t.index + 1}: ${t.task_id}` }, String(t.index + 1))),
-          el('td', {}, t.task_id), el('td', {}, t.policy), el('td', {}, String(t.turns)), el('td', {}, num(t.reward)),
-          el('td', {}, t.end_reason.replace('_', ' ')), el('td', {}, t.tests_graded ? `${t.tests_passed} / ${t.tests_total}` : 'not run'),
-          el('td', {}, ...t.hack_flags.map((f) => el('span', { class: 'hack-flag', title: HACK_FLAG_TEXT[f] ?? f }, f.replace('_', ' ')))),
-        ));
-      }
+      // One policy played them all (cloning's expert, a phase's model): said once above the table, not on every row.
+      const policies = new Set(ts.map((t) => t.policy));
+      const onePolicy = policies.size === 1 ? ts[0]!.policy : null;
+      if (onePolicy !== null) (playedBy.hidden = false), (playedBy.textContent = `Played by ${onePolicy}.`);
+      const columns = ['#', 'task', ...(onePolicy === null ? ['policy'] : []), 'turns', 'reward', 'end', 'tests', 'flags'];
+      let pageAt = 0;
+      const pages = Math.max(1, Math.ceil(ts.length / EPISODES_PER_PAGE));
+      const show = () => {
+        episodes.replaceChildren(el('tr', {}, ...columns.map((t) => el('th', { scope: 'col' }, t))));
+        for (const t of ts.slice(pageAt * EPISODES_PER_PAGE, (pageAt + 1) * EPISODES_PER_PAGE)) {
+          episodes.append(el('tr', { class: t.hack_flags.length ? 'flagged' : undefined },
+            el('td', {}, el('a', { href: runHref(name, 'trajectories', cur.phase, cur.step, t.index), 'aria-label': `episode ${t.index + 1}: ${t.task_id}` }, String(t.index + 1))),
+            el('td', {}, t.task_id), ...(onePolicy === null ? [el('td', {}, t.policy)] : []), el('td', {}, String(t.turns)), el('td', {}, num(t.reward)),
+            el('td', {}, t.end_reason.replace('_', ' ')), el('td', {}, t.tests_graded ? `${t.tests_passed} / ${t.tests_total}` : 'not run'),
+            el('td', {}, ...t.hack_flags.map((f) => el('span', { class: 'hack-flag', title: HACK_FLAG_TEXT[f] ?? f }, f.replace('_', ' ')))),
+          ));
+        }
+        pageText.textContent = `Page ${pageAt + 1} of ${pages} (episodes ${pageAt * EPISODES_PER_PAGE + 1}–${Math.min(ts.length, (pageAt + 1) * EPISODES_PER_PAGE)} of ${ts.length})`;
+        prev.disabled = pageAt === 0;
+        next.disabled = pageAt >= pages - 1;
+      };
+      pager.hidden = pages === 1;
+      prev.addEventListener('click', () => ((pageAt = Math.max(0, pageAt - 1)), show()));
+      next.addEventListener('click', () => ((pageAt = Math.min(pages - 1, pageAt + 1)), show()));
+      show();
     } catch (e) {
       error.hidden = false;
       error.textContent = errorText(e);
@@ -85,7 +109,7 @@ function renderTurn(t: TurnRecord): HTMLElement {
   const { reasoning, command } = splitTurn(t.text);
   const li = el('li', { class: 'turn', 'data-status': t.status },
     el('h4', {}, `Turn ${t.index + 1}: ${turnSummary(t)}`, el('span', { class: 'timing' }, ` · policy ${(t.timing.policy_ms / 1000).toFixed(1)} s, sandbox ${(t.timing.exec_ms / 1000).toFixed(1)} s`)),
-    block('Reasoning', reasoning, 'reasoning'),
+    ...(reasoning ? [block('Reasoning', reasoning, 'reasoning')] : []),
     block('Command', command || (t.format_error ? '(no command block)' : ''), 'command'),
   );
   if (t.status !== 'not_run' && t.command?.name !== 'submit') {
