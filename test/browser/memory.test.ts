@@ -4,7 +4,7 @@
 // numbers and the field to lower; lowering that field to the value the refusal names makes it fit.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, openFormSections, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
@@ -20,6 +20,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
     ({ browser, page } = await openAppPage(errors));
     await page.goto(`${inject('baseUrl')}#/new`);
     await page.waitForSelector('#memory-verdict[data-fits="true"]', { timeout: 60_000 });
+    await openFormSections(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -40,7 +41,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
     await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('64');
     await page.waitForFunction((before) => Number(document.querySelector('#memory-table tr[data-part="activations"]')?.getAttribute('data-bytes')) > before, rows);
     // A bigger model: more weights.
-    await page.getByLabel('model.preset', { exact: true }).fill('tiny');
+    await page.getByLabel('model.preset', { exact: true }).fill('scratch-5m');
     await page.waitForFunction((before) => Number(document.querySelector('#memory-table tr[data-part="weights"]')?.getAttribute('data-bytes')) > before, weights);
     // A model the estimate cannot size (not a from-scratch preset) has none, and says why.
     await page.getByLabel('model.preset', { exact: true }).fill('Qwen/Qwen2.5-0.5B');
@@ -49,7 +50,7 @@ describe.skipIf(noBrowserReason)('the memory estimate of a new run', () => {
   });
 
   it('refuses a run beyond the CPU backend\'s bound with the numbers and the field to lower, and lowering it fits', async () => {
-    await page.getByLabel('model.preset', { exact: true }).fill('tiny');
+    await page.getByLabel('model.preset', { exact: true }).fill('scratch-5m');
     await page.getByLabel('model.passTokens', { exact: true }).fill('0'); // one pass a step: the step is the peak
     await page.getByLabel('agent.contextTokens', { exact: true }).fill('131072');
     await page.getByLabel('rft.batchEpisodes', { exact: true }).fill('64');

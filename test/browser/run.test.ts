@@ -5,7 +5,7 @@
 // over 100 ms (Long Tasks API). Screenshots of each view go to test-results/screenshots/.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, openFormSections, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
@@ -71,7 +71,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
 
   it('renders the New run form from the config fields, every control labelled and reachable with Tab', async () => {
     await page.goto(`${baseUrl}#/new`);
-    await page.waitForSelector('#new-run');
+    await openFormSections(page);
     const unlabelled = await page.$$eval('input, select, textarea', (els) =>
       els.filter((e) => !(e as HTMLInputElement).labels?.length && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby')).map((e) => e.outerHTML));
     expect(unlabelled).toEqual([]);

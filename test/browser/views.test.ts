@@ -96,6 +96,30 @@ describe.skipIf(noBrowserReason)('every view, at 1280 and 800 px', () => {
     expect(Number(await page.getAttribute('#run-total-progress', 'value'))).toBe(1);
   });
 
+  it('New run: the first fields open, the rest folded by section; a bad value is named beside its field as it is typed', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${baseUrl}#/new`);
+    await page.waitForSelector('#new-run');
+    expect(await page.$$eval('#new-run details', (ds) => ds.map((d) => [d.getAttribute('data-section'), (d as HTMLDetailsElement).open]))).toEqual(
+      ['agent', 'reward', 'bc', 'rft', 'dapo', 'optim', 'eval', 'dist'].map((s) => [s, false]));
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(3000);
+    await page.getByLabel('run.phases', { exact: true }).fill('base,foo');
+    await page.waitForSelector('#field-run-phases-error:not([hidden])');
+    expect(await page.textContent('#field-run-phases-error')).toBe('unknown phase "foo" (allowed: base, rft, dapo)');
+    expect(await page.getAttribute('#field-run-phases', 'aria-invalid')).toBe('true');
+    // A field in a folded section opens it when it is the one named.
+    await page.getByLabel('run.phases', { exact: true }).fill('base,rft,dapo');
+    await page.waitForSelector('#field-run-phases-error', { state: 'hidden' });
+    await page.click('#new-run details[data-section="dapo"] > summary');
+    await page.getByLabel('dapo.groupSize', { exact: true }).fill('1');
+    await page.click('#new-run details[data-section="dapo"] > summary'); // folded again
+    await page.click('#start-run');
+    await page.waitForSelector('#field-dapo-groupSize-error:not([hidden])');
+    expect(await page.$eval('#new-run details[data-section="dapo"]', (d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.textContent('#field-dapo-groupSize-error')).toMatch(/^1 is out of range/);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-dapo-groupSize');
+  });
+
   for (const width of [1280, 800]) {
     it(`at ${width} px: no sideways scroll, no internal text`, async () => {
       await page.setViewportSize({ width, height: 900 });

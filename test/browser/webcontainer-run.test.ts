@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { REPORTER_MARK } from '../../src/sandbox/webcontainer-output.ts';
-import { noBrowserReason, openAppPage, SHOTS } from '../helpers/browser.ts';
+import { noBrowserReason, openAppPage, openFormSections, SHOTS } from '../helpers/browser.ts';
 
 if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
@@ -177,7 +177,7 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
 
   it('refuses a webcontainer run when the page cannot boot one (no network), naming the cause and the worker sandbox', async () => {
     await page.goto(`${baseUrl}#/new`);
-    await page.waitForSelector('#new-run');
+    await openFormSections(page);
     // The page is cross-origin isolated and thinks it is online, so only a boot can tell: the form offers it.
     expect(await page.evaluate(() => [crossOriginIsolated, navigator.onLine])).toEqual([true, true]);
     expect(await page.getAttribute('#sandbox-availability', 'data-webcontainer')).toBe('unknown');
@@ -225,7 +225,7 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
 
   it('trains a nano run end to end with every episode in the page\'s container (a stand-in)', async () => {
     await page.reload();
-    await page.waitForSelector('#new-run');
+    await openFormSections(page);
     await page.evaluate(installStandIn, REPORTER_MARK);
     // micro, its copy drills and guesses off in SETTINGS, which sizes the run.
     await page.getByLabel('Preset', { exact: true }).selectOption('micro');

@@ -24,3 +24,9 @@ export async function openSandboxPage(url: string, errors: string[]): Promise<{ 
   await page.waitForFunction(() => (window as unknown as { webswe?: { sandboxes?: unknown } }).webswe?.sandboxes);
   return { browser, page };
 }
+
+/** The New run form with every folded section open, so that a test can fill any field. */
+export async function openFormSections(page: Page): Promise<void> {
+  await page.waitForSelector('#new-run');
+  await page.evaluate(() => document.querySelectorAll<HTMLDetailsElement>('#new-run details').forEach((d) => (d.open = true)));
+}

@@ -16,6 +16,8 @@ import { sandboxChoice } from './sandbox-choice.ts';
 
 const fieldId = (path: string) => `field-${path.replace(/\./g, '-')}`;
 const SECTIONS = CONFIG_SECTIONS;
+/** The sections the form shows open: what a user changes first (the seed, the model, the tasks). */
+const OPEN_SECTIONS = new Set(['seed', 'model', 'tasks']);
 
 /** The values a preset gives every field (defaults ← preset ← browser layer). */
 function presetValues(preset: string): Record<string, ConfigValue> {
@@ -118,7 +120,7 @@ export function renderNewRun(root: HTMLElement): () => void {
     el('div', { class: 'field' }, el('label', { for: 'share-user' }, 'Learner user'), shareIn.user),
     el('div', { class: 'field' }, el('label', { for: 'share-password' }, 'Learner password'), shareIn.password));
 
-  const inputs = new Map<string, { spec: FieldSpec; e: HTMLInputElement | HTMLSelectElement; doc: HTMLElement }>();
+  const inputs = new Map<string, { spec: FieldSpec; e: HTMLInputElement | HTMLSelectElement; doc: HTMLElement; error: HTMLElement }>();
   const fieldsets = new Map<string, HTMLFieldSetElement>([['Run', runFieldset], [SECTIONS.dist!, shareFieldset]]);
   for (const spec of FIELDS) {
     const sec = sectionOf(spec.path);
@@ -127,12 +129,14 @@ export function renderNewRun(root: HTMLElement): () => void {
       fs = el('fieldset', {}, el('legend', {}, SECTIONS[sec]!));
       fieldsets.set(SECTIONS[sec]!, fs);
     }
-    if (!fs.parentNode) form.append(fs);
+    // The sections a user changes first are open; the rest fold, each under its title.
+    if (!fs.parentNode) form.append(OPEN_SECTIONS.has(sec) ? fs : el('details', { class: 'section', 'data-section': sec }, el('summary', {}, SECTIONS[sec]!), fs));
     const docId = `${fieldId(spec.path)}-doc`;
     const e = input(spec, docId);
     const doc = el('small', { id: docId });
-    inputs.set(spec.path, { spec, e, doc });
-    fs.append(el('div', { class: 'field' }, el('label', { for: e.id }, spec.path), e, doc));
+    const error = el('p', { id: `${fieldId(spec.path)}-error`, class: 'field-error', role: 'alert', hidden: true });
+    inputs.set(spec.path, { spec, e, doc, error });
+    fs.append(el('div', { class: 'field' }, el('label', { for: e.id }, spec.path), e, error, doc));
   }
   // agent.sandbox: worker (offline), webcontainer only where this page can boot one (it says why not).
   const sandboxIn = inputs.get('agent.sandbox')?.e;
@@ -146,7 +150,7 @@ export function renderNewRun(root: HTMLElement): () => void {
     void values().then((vs) => list.replaceChildren(...vs.map((v) => el('option', { value: v }))), () => undefined);
   };
   suggest('model-choices', ['model.preset'], async () => [...Object.keys(MODEL_PRESETS), ...(await trainer.listModels()).map((m) => m.path)]);
-  suggest('task-set-choices', ['tasks.train', 'tasks.test'], async () => ['public/tasks/train.jsonl', 'public/tasks/test.jsonl', ...(await trainer.listTaskSets()).map((t) => t.path)]);
+  suggest('task-set-choices', ['tasks.train', 'tasks.test'], async () => [...['level0/train', 'level0/val', 'level0/test', 'train', 'test'].map((k) => `public/tasks/${k}.jsonl`), ...(await trainer.listTaskSets()).map((t) => t.path)]);
   const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
   const memory = memoryEstimate();
   form.append(memory.element, errorBox, el('div', { class: 'controls' }, submit));
@@ -191,8 +195,11 @@ export function renderNewRun(root: HTMLElement): () => void {
     let cfg;
     try {
       cfg = resolveForm();
+      markField(null);
     } catch (e) {
-      return memory.show(null, null, errorText(e).replace(/^ConfigError: /, ''));
+      const message = errorText(e).replace(/^ConfigError: /, '');
+      markField(message);
+      return memory.show(null, null, message);
     }
     let budget: MemoryBudget;
     try {
@@ -214,16 +221,29 @@ export function renderNewRun(root: HTMLElement): () => void {
   fill();
   void estimate();
 
+  /** The field a config message names ("dapo.groupSize: …"), marked invalid with the message beside it (its section
+   *  opened); every other field cleared. Null clears them all. Returns the field marked. */
+  function markField(message: string | null): HTMLInputElement | HTMLSelectElement | undefined {
+    const path = message === null ? undefined : /^([\w.@]+):/.exec(message)?.[1];
+    for (const [p, { e, error }] of inputs) {
+      const bad = p === path;
+      if (bad) e.setAttribute('aria-invalid', 'true');
+      else e.removeAttribute('aria-invalid');
+      error.hidden = !bad;
+      error.textContent = bad ? message!.slice(path!.length + 1).trim() : '';
+      if (bad) {
+        const folded = e.closest('details');
+        if (folded) folded.open = true;
+      }
+    }
+    return path ? inputs.get(path)?.e : undefined;
+  }
   const showError = (message: string) => {
-    for (const { e } of inputs.values()) e.removeAttribute('aria-invalid');
     errorBox.hidden = false;
     errorBox.textContent = message;
-    const path = /^([\w.@]+):/.exec(message)?.[1];
-    const bad = path && inputs.get(path)?.e;
-    if (bad) {
-      bad.setAttribute('aria-invalid', 'true');
-      bad.focus();
-    } else if (path === 'name') nameIn.focus();
+    const bad = markField(message);
+    if (bad) bad.focus();
+    else if (/^name:/.test(message)) nameIn.focus();
   };
 
   form.addEventListener('submit', async (ev) => {
