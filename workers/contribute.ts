@@ -25,8 +25,10 @@ export function contributeApi(open: (choice: BackendChoice) => Promise<OpenedBac
         try {
           nc = await wsconnect({ servers: req.server, user: req.user, pass: req.password, inboxPrefix: inboxPrefix(req.user) });
         } catch (e) {
-          const m = (e as Error).message;
-          throw new Error(/auth/i.test(m) ? `the server refused user "${req.user}": check the user and password (${m})` : `cannot reach the server at ${req.server} (${m})`);
+          const m = (e as Error).message || (e as Error).name || '';
+          const why = m ? ` (${m})` : '';
+          throw new Error(/auth/i.test(m) ? `the server refused user "${req.user}": check the user and password${why}`
+            : `cannot reach the server at ${req.server}${why}: is the run's server started (\`npx webswe share server\` on the learner's machine prints this address, a user and a password) and this address its WebSocket listener?`);
         }
         try {
           const { be, name } = await open(req.backend ?? 'auto');

@@ -7,7 +7,12 @@ import type { EpisodeTurn, RunEvent } from './trainer.api.ts';
 
 /** What the page shows of a turn: the action as written, the observation cut to a readable size. */
 export function briefTurn(t: TurnRecord): EpisodeTurn {
-  const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+  // Cut at a line's end where one is near, so that a view's line keeps its number and its words whole.
+  const cut = (s: string, n: number) => {
+    if (s.length <= n) return s;
+    const head = s.slice(0, n), nl = head.lastIndexOf('\n');
+    return `${nl > n / 2 ? head.slice(0, nl + 1) : head}…`;
+  };
   return { index: t.index, text: cut(t.text, 400), observation: cut(t.observation, 800), status: t.status, formatError: t.format_error };
 }
 

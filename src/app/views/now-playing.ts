@@ -43,9 +43,11 @@ export function nowPlaying(): { element: HTMLElement; onEvent(e: RunEvent): void
       turns.append(el('li', { class: 'turn', 'data-status': t.formatError ? 'format_error' : t.status },
         el('pre', { class: 'action' }, t.text),
         t.formatError ? el('p', { class: 'error' }, `format error: ${t.formatError}`) : el('pre', { class: 'observation' }, t.observation || '(no output)')));
+      turns.scrollTop = turns.scrollHeight; // the box keeps the latest turn in sight
     } else if (e.episode === current) {
       end.hidden = false;
       end.dataset.solved = String(e.solved);
+      turns.scrollTop = turns.scrollHeight;
       end.textContent = `Ended: ${e.endReason.replace('_', ' ')} · ${e.solved ? 'the tests pass' : 'the tests still fail'} · reward ${+e.reward.toFixed(3)}`;
       holdUntil = performance.now() + HOLD_MS;
     }
