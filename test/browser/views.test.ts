@@ -90,6 +90,11 @@ describe.skipIf(noBrowserReason)('every view, at 1280 and 800 px', () => {
     await page.waitForSelector('#turns li');
     expect(await page.$$eval('#turns .reasoning', (r) => r.length)).toBe(0);
     expect(await page.textContent('#turns')).not.toContain('(empty)');
+    // Compare draws only the charts a run has values for, and names the rest.
+    await page.goto(`${baseUrl}#/compare/${RUN}/${RUN}`);
+    await page.waitForSelector('#compare-charts figure');
+    expect(await page.$$eval('#compare-charts figure', (fs) => fs.filter((f) => f.getAttribute('data-points')!.split(',').every((n) => n === '0')).length)).toBe(0);
+    expect(await page.textContent('#compare-empty')).toMatch(/^Not drawn, as neither run has values for them: .+\.$/);
     // A finished run's whole-run bar is full.
     await page.goto(`${baseUrl}#/run/${RUN}`);
     await page.waitForSelector('#run-status[data-status="done"]');

@@ -4,7 +4,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricRecord } from '../../store/types.ts';
-import { boundaryGaps, seriesValues } from '../chart-data.ts';
+import { axisLabel, boundaryGaps, seriesValues } from '../chart-data.ts';
 import { CHARTS, markerPlugin, phaseGaps, phaseMarkers, ROW_STEPS, yRange } from '../charts.ts';
 import { trainer } from '../client.ts';
 import { el, errorText, heading, num, runHref } from '../dom.ts';
@@ -26,11 +26,17 @@ function last(ys: (number | null)[]): string | null {
   return null;
 }
 
-function drawCharts(container: HTMLElement, sides: readonly Side[]): uPlot[] {
+/** The charts of the two runs, but those neither run has a value for (they are named in `empty`). */
+function drawCharts(container: HTMLElement, empty: HTMLElement, sides: readonly Side[]): uPlot[] {
   const length = Math.max(...sides.map((s) => s.rows.length));
   const xs = Array.from({ length }, (_, i) => i);
   const plots: uPlot[] = [];
+  const none: string[] = [];
   for (const spec of CHARTS) {
+    if (!sides.some((side) => spec.series.some((s) => seriesValues(side.rows, s).some((v) => v !== null && v !== undefined)))) {
+      none.push(spec.title);
+      continue;
+    }
     const figure = el('figure', { class: 'chart', id: `compare-${spec.id}`, role: 'img' });
     figure.append(el('figcaption', {}, spec.title));
     container.append(figure);
@@ -61,11 +67,13 @@ function drawCharts(container: HTMLElement, sides: readonly Side[]): uPlot[] {
       legend: { show: true, live: false },
       cursor: { show: true, drag: { x: false, y: false } },
       scales: { x: { time: false, range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] }, y: { range: spec.fraction ? [0, 1] : yRange } },
-      axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48 }],
+      axes: [{ label: 'metrics row', size: 34, labelSize: 14, incrs: ROW_STEPS }, { size: 48, values: (_u, splits) => splits.map(axisLabel) }],
       series,
       plugins: [markerPlugin(() => sides.map((s) => ({ markers: phaseMarkers(s.rows), stroke: s.colour, fill: s.colour })))],
     }, [xs, ...data] as uPlot.AlignedData, figure));
   }
+  empty.hidden = none.length === 0;
+  empty.textContent = none.length ? `Not drawn, as neither run has values for them: ${none.join(', ')}.` : '';
   return plots;
 }
 
@@ -73,10 +81,11 @@ export function renderCompare(root: HTMLElement, a: string, b: string): () => vo
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
   const legend = el('ul', { id: 'compare-legend', class: 'inline-list', 'aria-label': 'runs compared' });
   const charts = el('div', { class: 'charts', id: 'compare-charts' });
+  const empty = el('p', { id: 'compare-empty', hidden: true });
   root.append(
     heading(`Compare ${a} and ${b}`),
     el('p', {}, el('a', { href: '#/runs' }, '← runs'), ' · curves over the metrics row; phase changes are marked in each run\'s colour'),
-    error, legend, charts,
+    error, legend, charts, empty,
   );
   let plots: uPlot[] = [];
   let closed = false;
@@ -94,7 +103,7 @@ export function renderCompare(root: HTMLElement, a: string, b: string): () => vo
           el('span', { class: 'swatch', style: `background:${s.colour}`, 'aria-hidden': 'true' }), ' ',
           el('a', { href: runHref(s.name) }, s.name), ` (${s.rows.length} metrics rows; ${s === sides[0] ? 'blue' : 'red'})`));
       }
-      plots = drawCharts(charts, sides);
+      plots = drawCharts(charts, empty, sides);
     } catch (e) {
       error.hidden = false;
       error.textContent = errorText(e);
