@@ -25,7 +25,7 @@ export interface ChartSpec {
 
 export const CHARTS: readonly ChartSpec[] = [
   { id: 'reward', title: 'Reward', series: [{ key: 'reward_mean', label: 'mean reward' }] },
-  { id: 'pass-rate', title: 'Pass rate', series: [{ key: 'pass_rate', label: 'rollouts' }, { key: 'expert_pass_rate', label: 'expert', expert: true }, { key: 'pass@1', label: 'eval pass@1' }], fraction: true },
+  { id: 'pass-rate', title: 'Pass rate', series: [{ key: 'pass_rate', label: 'rollouts' }, { key: 'expert_pass_rate', label: 'expert', expert: true }, { key: 'pass@1', label: 'eval pass@1' }, { key: 'probe_pass_rate', label: 'probe (8 held-out tasks)' }], fraction: true },
   { id: 'loss', title: 'Loss', series: [{ key: 'loss', label: 'loss' }] },
   { id: 'clip', title: 'Clip fractions', series: [{ key: 'clipfrac_low', label: 'low (1 − ε_low)' }, { key: 'clipfrac_high', label: 'high (1 + ε_high)' }], fraction: true },
   { id: 'entropy', title: 'Entropy', series: [{ key: 'entropy', label: 'entropy' }] },

@@ -107,6 +107,7 @@ export const FIELDS = [
 
   f('eval.samples', 'int', 4, 'K: samples a held-out task; pass@1 is their mean ± std, pass@K', { min: 1, max: 100 }),
   f('eval.temperature', 'number', 1.0, 'sampling temperature of evaluation (0: greedy)', { min: 0, max: 10 }),
+  f('eval.probeEvery', 'int', 0, 'every N steps of the base phase, the pass rate of one episode on each of 8 held-out tasks (probe_pass_rate); 0: none. It reads the model and changes nothing in the run', { min: 0, max: 1e6 }),
 
   f('run.phases', 'string', 'base,rft,dapo', 'phases to run, in order (of base, rft, dapo)'),
   f('run.checkpointEvery', 'int', 5, 'checkpoint every N DAPO iterations (and at each phase end)', { min: 1, max: 1e6 }),

@@ -65,6 +65,8 @@ const EXPERT_PARALLEL = 1.6;
 const SANDBOX_EXPOSED = 0.26;
 /** Generation rounds per DAPO iteration with refill (measured: 64 + 48 + 24 episodes for a batch of 64). */
 const DAPO_ROUNDS = 2.1;
+/** Episodes a pass-rate probe plays (phases.ts). */
+const PASS_PROBE_EPISODES = 8;
 /** Share of RFT episodes that pass (the base's pass rate on training tasks). */
 const RFT_KEPT = 0.07;
 
@@ -84,7 +86,10 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number):
     parts.push({ name: 'expert episodes', phase: 'base', seconds: (n * EXPERT_TESTS * r.testRunS) / EXPERT_PARALLEL });
     const drillSteps = cfg.bc.drillUntil > 0 ? Math.min(cfg.bc.drillSteps, DRILL_STEPS_UNTIL) : cfg.bc.drillSteps;
     if (drillSteps > 0) parts.push({ name: 'copy drills', phase: 'base', seconds: trainS(drillSteps * cfg.bc.batchEpisodes * DRILL_TOKENS) });
-    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) });
+    // The pass-rate probe's episodes (eval.probeEvery) are priced with the updates they interleave.
+    const cloningSteps = Math.ceil((n + cfg.bc.copyDrills) / cfg.bc.batchEpisodes) * cfg.bc.epochs;
+    const probes = cfg.eval.probeEvery > 0 ? Math.floor((drillSteps + cloningSteps) / cfg.eval.probeEvery) * PASS_PROBE_EPISODES * episodeS : 0;
+    parts.push({ name: 'cloning updates', phase: 'base', seconds: trainS(n * cfg.bc.epochs * EXPERT_EPISODE_TOKENS + cfg.bc.copyDrills * cfg.bc.epochs * DRILL_TOKENS) + probes });
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {

@@ -148,7 +148,7 @@ async function supervised<T extends Tensor>(
   ctx: PhaseContext<T>,
   phase: string,
   eps: EpisodeTokens[],
-  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; temperature?: number; stage?: string; constantLr?: boolean; probe?: Probe },
+  o: { epochs: number; batch: number; lr: number; warmup: number; seed: number; firstStep?: number; checkpoint?: 'base' | 'rft'; temperature?: number; stage?: string; constantLr?: boolean; probe?: Probe; probes?: readonly Probe[] },
 ): Promise<{ steps: number; reached: boolean }> {
   const opt = newOptimizer(ctx);
   const perEpoch = Math.ceil(eps.length / o.batch);
@@ -181,8 +181,11 @@ async function supervised<T extends Tensor>(
       const m = await sftStep(ctx.model, opt, packEpisodes(batch, rowLength(batch, ctx.cfg.model.trainRows, rowCap(ctx))), lr, ctx.cfg.model.passTokens, o.temperature);
       const secs = (performance.now() - t0) / 1000;
       const timing = { train_s: secs, forward_backward_s: m.seconds.forwardBackward, optimizer_s: m.seconds.optimizer, train_tokens_per_s: batch.reduce((a, x) => a + x.ids.length, 0) / secs };
-      const read = o.probe && (first + step + 1) % o.probe.every === 0 ? await o.probe.run() : undefined;
-      await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e, ...(read !== undefined && { [o.probe!.name]: read }) }, timing }]);
+      const read = o.probe && (first + step + 1) % o.probe.every === 0 ? await o.probe.run(first + step + 1) : undefined;
+      // Readings that only watch (no stopping rule), each on its own schedule.
+      const watched: Record<string, number> = {};
+      for (const p of o.probes ?? []) if ((first + step + 1) % p.every === 0) watched[p.name] = await p.run(first + step + 1);
+      await ctx.log([{ phase, step: first + step, values: { loss: m.loss, grad_norm: m.gradNorm, entropy: m.entropy, lr, action_tokens: m.actionTokens, epoch: e, ...(read !== undefined && { [o.probe!.name]: read }), ...watched }, timing }]);
       ctx.progress({ phase, stage: o.stage ?? 'update', done: ++step, total });
       if (read !== undefined && o.probe!.until !== undefined && read >= o.probe!.until) return { steps: first + step, reached: true };
     }
@@ -195,7 +198,8 @@ async function supervised<T extends Tensor>(
 export interface Probe {
   name: string;
   every: number;
-  run(): Promise<number>;
+  /** The reading after the phase's step `step` (counted from 1). */
+  run(step: number): Promise<number>;
   until?: number;
 }
 
@@ -213,6 +217,29 @@ async function copyProbeFor<T extends Tensor>(ctx: PhaseContext<T>, tasks: reado
   const ts = await collect(specs, () => expert, ctx.sandbox, { ...ctx.episodes, overlap: false }, 16);
   const items = copyProbeItems(ts, new Map(tasks.map((t) => [t.instance_id, t])), ctx.tokenizer);
   return items.length ? { name: 'copy_probe', every: PROBE_EVERY, run: () => copyProbe(ctx.model, items) } : undefined;
+}
+
+/** Held-out tasks the pass-rate probe plays (eval.probeEvery), one episode each. */
+const PASS_PROBE_TASKS = 8;
+
+/** The pass-rate probe of the base phase (eval.probeEvery): one episode on each of the first PASS_PROBE_TASKS
+ *  held-out tasks at evaluation's temperature, seeded apart from every other draw, so that the run's own metrics
+ *  and weights are those of a run without it. */
+function passProbeFor<T extends Tensor>(ctx: PhaseContext<T>): Probe[] {
+  const { cfg } = ctx;
+  const tasks = ctx.test.slice(0, PASS_PROBE_TASKS);
+  if (cfg.eval.probeEvery <= 0 || !tasks.length) return [];
+  // Its episodes are not the run's: the live view does not follow them, and a stop waits for the few of them.
+  const { shouldStop: _stop, onTurn: _turn, onEnd: _end, ...episodes } = ctx.episodes;
+  return [{
+    name: 'probe_pass_rate',
+    every: cfg.eval.probeEvery,
+    async run(step) {
+      const specs = tasks.map((task, i) => ({ task, seed: seedFor(cfg.seed, 'pass-probe', step, i) }));
+      const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'pass-probe-policy', step, b), 0, cfg.eval.temperature), ctx.sandbox, episodes, specs.length);
+      return ts.filter(solved).length / ts.length;
+    },
+  }];
 }
 
 /** Behaviour cloning on scripted-expert episodes (SFT over action tokens only). */
@@ -242,15 +269,16 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   // checkpointed and resumed like cloning's.
   const drillSteps = cfg.bc.drillSteps;
   const probe = await copyProbeFor(ctx, order.slice(specs.length, specs.length + PROBE_TASKS));
+  const probes = passProbeFor(ctx);
   if (drillSteps > 0) {
     const stage = copyDrills(ts, tasksById, ctx.tokenizer, drillSteps * cfg.bc.batchEpisodes, seedFor(cfg.seed, 'drill-stage'), cfg.agent.retryFixes);
     const until = probe && cfg.bc.drillUntil > 0 ? { ...probe, until: cfg.bc.drillUntil } : probe;
-    const r = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true, ...(until && { probe: until }) });
+    const r = await supervised(ctx, 'base', stage, { epochs: 1, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: seedFor(cfg.seed, 'drill-stage'), checkpoint: 'base', stage: 'copy drills', constantLr: true, ...(until && { probe: until }), probes });
     if (!r.reached && r.steps < drillSteps) return; // stopped inside the stage, its checkpoint written (a stop after its last step: cloning's first checkpoints)
     if (r.reached) await ctx.log([{ phase: 'base', step: -1, values: { drill_steps: r.steps } }]);
   }
   const drills = cfg.bc.copyDrills > 0 ? copyDrills(ts, tasksById, ctx.tokenizer, cfg.bc.copyDrills, seedFor(cfg.seed, 'copy-drills'), cfg.agent.retryFixes) : [];
-  await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', ...(probe && { probe }) });
+  await supervised(ctx, 'base', [...eps, ...drills], { epochs: cfg.bc.epochs, batch: cfg.bc.batchEpisodes, lr: cfg.bc.lr, warmup: cfg.bc.warmupSteps, seed: cfg.seed, firstStep: drillSteps, checkpoint: 'base', ...(probe && { probe }), probes });
 }
 
 /** RFT: K episodes per training task from the current policy; SFT on the successful ones. */
