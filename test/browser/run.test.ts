@@ -81,8 +81,8 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     expect(await gs.getAttribute('max')).toBe('256');
     expect(await text('#field-dapo-groupSize-doc')).toMatch(/default 8.*range 2 to 256/);
 
-    // Tab through the whole page: every enabled control gets focus.
-    const controls = await page.$$eval('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled])', (els) => els.length);
+    // Tab through the whole page: every enabled control gets focus (a section's title is a control too).
+    const controls = await page.$$eval('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary', (els) => els.length);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const reached = new Set<string>();
     for (let i = 0; i < controls + 5; i++) {
@@ -230,7 +230,13 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     await page.waitForSelector('#turns .turn');
     expect(await page.$$eval('#turns .turn', (ts) => ts.length)).toBeGreaterThan(0);
     expect(await text('#turns .turn h4')).toMatch(/^Turn 1: /);
-    expect(await page.$$eval('#turns .turn .reasoning pre', (ps) => ps.length)).toBeGreaterThan(0);
+    // Every turn shows its command; a reasoning block appears only where the turn had reasoning.
+    const parts = await page.$$eval('#turns .turn', (ts) => ts.map((t) => ({
+      command: t.querySelector('.command pre')?.textContent ?? '',
+      reasoning: [...t.querySelectorAll('.reasoning pre')].map((p) => p.textContent ?? ''),
+    })));
+    expect(parts.every((p) => p.command.length > 0)).toBe(true);
+    expect(parts.flatMap((p) => p.reasoning).filter((r) => r.trim() === '' || r === '(empty)')).toEqual([]);
     expect(await page.locator('#final-diff').count()).toBe(1);
     await shot('trajectory');
     expect(errors).toEqual([]);

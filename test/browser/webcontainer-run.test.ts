@@ -210,6 +210,7 @@ describe.skipIf(noBrowserReason)('training runs with WebContainer sandboxes', ()
       // The form again (its modules are loaded already): the choice is taken away as it renders.
       await page.evaluate(() => (location.hash = '#/runs'));
       await page.evaluate(() => (location.hash = '#/new'));
+      await openFormSections(page);
       await page.waitForSelector('#sandbox-availability[data-webcontainer="unavailable"]');
       expect(await page.evaluate(() => navigator.onLine)).toBe(false);
       expect(await text('#sandbox-availability')).toMatch(/^WebContainer unavailable: WebContainers load their runtime from stackblitz\.com and this browser is offline; connect to the network, or use the worker sandbox, which runs offline\.$/);
