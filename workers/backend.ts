@@ -1,7 +1,8 @@
-// The backend a browser run trains on, by the CLI's rule (src/cli/backend.ts): WebGPU on a hardware
-// adapter; the WASM SIMD backend on every core the browser reports where the only adapter is a
-// software fallback (SwiftShader), on which it is many times faster than WGSL for the small presets,
-// or where there is no WebGPU; 'fast-cpu' is the fast JS backend on one thread.
+// The backend a browser run trains on, by the CLI's rule (src/cli/backend.ts): the WASM SIMD backend on
+// every core the browser reports where the only adapter is a software fallback (SwiftShader, on which it
+// is many times faster than WGSL for the small presets) or where there is no WebGPU; on a hardware
+// adapter, the one that prices the run lower, measured at its shape (src/rl/auto-backend.ts, the rates
+// kept in IndexedDB), or WebGPU when there is no run to price; 'fast-cpu' is the fast JS backend on one thread.
 // Also: the memory budget of that backend (src/rl/fit.ts), and the test-only way to lose the device.
 import type { GpuContext } from '../src/gpu/context.ts';
 import type { GpuDeviceLostError } from '../src/gpu/errors.ts';
@@ -13,6 +14,12 @@ import { spawnWebHelper, webThreads } from '../src/ops/wasm/threads.browser.ts';
 import type { Tensor } from '../src/ops/tensor.ts';
 import { WebGpuBackend } from '../src/ops/webgpu/backend.ts';
 import { cpuMemoryBudget, webgpuMemoryBudget, type MemoryBudget } from '../src/rl/fit.ts';
+import type { ModelConfig } from '../src/model/config.ts';
+import type { LoraConfig } from '../src/model/lora.ts';
+import { autoKey, autoRatesOf, chooseAuto, measurementShape, shapeKey, type AutoCache, type AutoDecision } from '../src/rl/auto-backend.ts';
+import type { RunConfig } from '../src/rl/config.ts';
+import { measureRates } from '../src/rl/throughput.ts';
+import { openWebsweDb, type WebsweDatabase } from '../src/store/idb.browser.ts';
 import type { BackendChoice } from './trainer.api.ts';
 
 export interface OpenedBackend {
@@ -23,7 +30,24 @@ export interface OpenedBackend {
   budget: MemoryBudget;
   /** WebGPU only: told once if the device is lost (GpuContext.onLost); returns the unsubscribe function. */
   onLost?: (listener: (e: GpuDeviceLostError) => void) => () => void;
+  /** auto on a hardware adapter: what it measured and picked. */
+  auto?: AutoDecision;
 }
+
+/** A run auto can measure: its config and the model it trains. */
+export interface AutoRun {
+  cfg: RunConfig;
+  config: ModelConfig;
+  lora?: LoraConfig;
+}
+
+let dbp: Promise<WebsweDatabase> | null = null;
+const db = () => (dbp ??= openWebsweDb());
+/** auto's measured rates in the database's `measurements` store (a record that is not rates is measured again). */
+const autoCache: AutoCache = {
+  get: async (key) => autoRatesOf((await (await db()).get('measurements', key))?.value),
+  set: async (key, value) => void (await (await db()).put('measurements', { key, at: Date.now(), value })),
+};
 
 let webgpu: WebGpuBackend | null = null;
 // The CPU backend is the fast one (blocked matmul, flash-style attention), as under the CLI: the
@@ -42,7 +66,7 @@ function wasmBackend(): Promise<WasmBackend> {
 }
 
 /** Which backend `choice` means here: the GPU context it would use, or why it is a CPU backend. */
-async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<{ ctx: GpuContext } | { cpu: string; kind: 'cpu' | 'wasm' }> {
+async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>, run?: AutoRun): Promise<{ ctx: GpuContext; auto?: AutoDecision } | { cpu: string; kind: 'cpu' | 'wasm'; auto?: AutoDecision }> {
   if (choice === 'fast-cpu') return { cpu: '', kind: 'cpu' };
   if (choice === 'wasm') return { cpu: '', kind: 'wasm' };
   let ctx: GpuContext;
@@ -54,21 +78,41 @@ async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>
   }
   const a = ctx.adapter;
   if (choice === 'auto' && a.isFallbackAdapter) return { cpu: `the only WebGPU adapter is a software fallback: ${a.architecture || a.description || a.vendor}`, kind: 'wasm' };
-  return { ctx };
+  if (choice !== 'auto' || !run) return { ctx };
+  const shape = measurementShape(run.cfg.model.preset, run.config, run.lora);
+  const batch = { trainRows: run.cfg.bc.batchEpisodes, rolloutRows: run.cfg.agent.rolloutBatch };
+  const name = [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unnamed';
+  const auto = await chooseAuto({
+    adapter: { kind: 'hardware', name }, cfg: run.cfg, shape: shape.name, cache: autoCache,
+    key: autoKey(name, shapeKey(shape.config, shape.lora), batch, (await wasmBackend()).threads),
+    measure: async (kind) => {
+      const be = kind === 'webgpu' ? gpuBackend(ctx) : await wasmBackend();
+      return measureRates({ name: kind, be: be as unknown as Backend<Tensor> }, shape, batch);
+    },
+  });
+  return auto.backend === 'webgpu' ? { ctx, auto } : { cpu: `auto ${auto.why}`, kind: 'wasm', auto };
 }
 
-export async function openBackend(choice: BackendChoice, context: () => Promise<GpuContext>): Promise<OpenedBackend> {
-  const r = await resolve(choice, context);
+/** The WebGPU backend on `ctx` (a lost device's context is replaced by a new one, trainer.worker.ts: built again on that). */
+function gpuBackend(ctx: GpuContext): WebGpuBackend {
+  if (webgpu?.ctx !== ctx) webgpu = new WebGpuBackend(ctx);
+  return webgpu;
+}
+
+export async function openBackend(choice: BackendChoice, context: () => Promise<GpuContext>, run?: AutoRun): Promise<OpenedBackend> {
+  const r = await resolve(choice, context, run);
+  const auto = r.auto ? { auto: r.auto } : {};
   if ('cpu' in r && r.kind === 'cpu') return { be: (cpu ??= new FastCpuBackend()) as unknown as Backend<Tensor>, name: 'fast-cpu (JS, one thread)', budget: cpuBudget() };
   if ('cpu' in r) {
     const be = await wasmBackend();
-    return { be: be as unknown as Backend<Tensor>, name: `wasm (${be.threads} thread${be.threads === 1 ? '' : 's'}${r.cpu ? `; ${r.cpu}` : ''})`, budget: cpuBudget() };
+    return { be: be as unknown as Backend<Tensor>, name: `wasm (${be.threads} thread${be.threads === 1 ? '' : 's'}${r.cpu ? `; ${r.cpu}` : ''})`, budget: cpuBudget(), ...auto };
   }
   const { ctx } = r;
-  // A lost device's context is replaced by a new one (trainer.worker.ts): build the backend on that.
-  if (webgpu?.ctx !== ctx) webgpu = new WebGpuBackend(ctx);
   const a = ctx.adapter;
-  return { be: webgpu as unknown as Backend<Tensor>, name: `webgpu (${a.vendor} ${a.architecture})`.trim(), budget: webgpuMemoryBudget(limitsRecord(ctx.limits)), onLost: (l) => ctx.onLost(l) };
+  return {
+    be: gpuBackend(ctx) as unknown as Backend<Tensor>, name: `webgpu (${`${a.vendor} ${a.architecture}`.trim()}${r.auto ? `; auto ${r.auto.why}` : ''})`,
+    budget: webgpuMemoryBudget(limitsRecord(ctx.limits)), onLost: (l) => ctx.onLost(l), ...auto,
+  };
 }
 
 const cpuBudget = () => cpuMemoryBudget((navigator as { deviceMemory?: number }).deviceMemory);

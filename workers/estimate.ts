@@ -4,29 +4,27 @@
 // prefill and a few decode steps at the rollout batch, and a test run of a bundled task (timed the
 // second time: the first loads the sandbox).
 import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
-import { benchGenerate, benchTrain } from '../src/rl/throughput.ts';
+import { measureRates } from '../src/rl/throughput.ts';
 import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
-import type { OpenedBackend } from './backend.ts';
+import type { AutoRun, OpenedBackend } from './backend.ts';
 import type { TaskSelection } from '../src/tasks/select.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate } from './trainer.api.ts';
 
-export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice) => Promise<OpenedBackend>, overrides: Record<string, ConfigValue> = {}): Promise<DeviceEstimate> {
+export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice, run?: AutoRun) => Promise<OpenedBackend>, overrides: Record<string, ConfigValue> = {}): Promise<DeviceEstimate> {
   const t0 = performance.now();
   const run = RUN_PRESETS[preset];
   if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
   const cfg = resolveConfig(run.overrides, { ...BROWSER_DEFAULTS, ...overrides });
   const model = modelPreset(cfg.model.preset);
   if (!model) throw new Error(`the run preset "${preset}" starts from a pretrained model; only from-scratch presets are estimated`);
-  const be = await open(choice);
+  // auto on a hardware adapter measures this run on both backends and prices it on the faster one.
+  const be = await open(choice, { cfg, config: model.config });
   const b = { name: be.name, be: be.be };
-  const train = await benchTrain(b, model, { B: cfg.bc.batchEpisodes, T: 384, steps: 1 });
-  const G = Math.max(1, cfg.agent.rolloutBatch), D = 8;
-  const [prefill, decode] = await benchGenerate(b, model, { G, P: 100, D });
-  const genTokensPerS = (G * D) / ((prefill!.ms + decode!.ms) / 1000);
+  const modelRates = await measureRates(b, model, { trainRows: cfg.bc.batchEpisodes, rolloutRows: cfg.agent.rolloutBatch });
   const tests = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
   const task = tests[0];
   const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs });
@@ -39,6 +37,6 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   } finally {
     await sb.dispose();
   }
-  const rates = { trainTokensPerS: train.tokens_per_s, genTokensPerS, testRunS };
+  const rates = { ...modelRates, testRunS };
   return { ...estimateRun(cfg, rates, tests.length), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
 }

@@ -28,7 +28,8 @@ import { PageSandboxes } from './page-sandboxes.ts';
 import { isCachedModel, loadCachedModel } from './models.ts';
 import { loadTasks } from './tasks.ts';
 import { BROWSER_DEFAULTS, type BackendChoice, type ErrorInfo, type RunEvent, type RunListener, type RunSummary, type ShareSettings, type StartRunRequest, type TrainerApi, type TrajectorySummary } from './trainer.api.ts';
-import type { OpenedBackend } from './backend.ts';
+import type { AutoRun, OpenedBackend } from './backend.ts';
+import { runShape } from '../src/rl/auto-backend.ts';
 import { episodeFollower } from './follow.ts';
 
 /** Refuse a run that will not fit the backend it would train on, with the planner's numbers. A pretrained
@@ -96,7 +97,7 @@ async function checkPageSandbox(cfg: RunConfig, pageSandboxes: PageSandboxes): P
   if (cfg.agent.sandbox === 'webcontainer') await pageSandboxes.check('webcontainer');
 }
 
-export function runManager(openBackend: (choice: BackendChoice) => Promise<OpenedBackend>): RunApi {
+export function runManager(openBackend: (choice: BackendChoice, run?: AutoRun) => Promise<OpenedBackend>): RunApi {
   const listeners = new Set<RunListener>();
   let dbp: Promise<WebsweDatabase> | null = null;
   const database = () => (dbp ??= openWebsweDb());
@@ -195,14 +196,15 @@ export function runManager(openBackend: (choice: BackendChoice) => Promise<Opene
       emit({ type: 'log', run: name, message: 'loading tasks, backend and sandbox' });
       const shared = await openShare(store, cfg, (message) => emit({ type: 'log', run: name, message }));
       closeShare = shared?.close ?? closeShare;
-      const [opened, sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
-        openBackend(choice), cfg.agent.sandbox === 'webcontainer' ? pageSandboxes.factory('webcontainer') : workerSandbox(),
+      const [sandbox, trainTasks, testTasks, pretrained] = await Promise.all([
+        cfg.agent.sandbox === 'webcontainer' ? pageSandboxes.factory('webcontainer') : workerSandbox(),
         loadTasks(cfg.tasks.train, cfg.tasks.maxTrain, cfg.tasks.difficulty, cfg.tasks.select),
         loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select),
         // A model cached in the Model view (model.preset = idb:models/<id>).
         isCachedModel(String(cfg.model.preset)) ? loadCachedModel(String(cfg.model.preset)) : Promise.resolve(undefined),
       ]);
-      be = opened;
+      // auto on a hardware adapter measures the run's own shape (the pretrained model's, when it has one).
+      be = await openBackend(choice, { cfg, ...runShape(cfg, pretrained?.config) });
       // A lost device pauses the run at once, not at the next step boundary.
       unwatch = be.onLost?.((e) => void halt(db, run, 'paused', lostStop(e))) ?? unwatch;
       await updateRunRecord(db, name, { backend: be.name });

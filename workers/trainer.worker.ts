@@ -42,9 +42,9 @@ const api: WorkerApi = {
     for (const [i, c] of cases.entries()) out.push(await checkMatmul(backend, c, seed + i));
     return out;
   },
-  ...runManager((choice) => openBackend(choice, context)),
+  ...runManager((choice, run) => openBackend(choice, context, run)),
   memoryBudget: (choice) => memoryBudget(choice, context),
-  estimateRun: (preset, choice, overrides) => estimateOnDevice(preset, choice, (c) => openBackend(c, context), overrides),
+  estimateRun: (preset, choice, overrides) => estimateOnDevice(preset, choice, (c, run) => openBackend(c, context, run), overrides),
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),
   ...modelApi(context),

@@ -17,6 +17,7 @@ import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
+import { modelPreset } from '../model/presets.ts';
 import { openBackend, refuseOldBackendName } from './backend.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { benchCpuOps, measureCpuPeak, type CpuOpResult, type CpuPeak } from '../bench/cpu-roofline.ts';
@@ -213,7 +214,7 @@ export function registerModelBench(bench: Command): void {
     .description('training tokens/s (forward + backward + AdamW) of a from-scratch model shape, with memory; --dapo: the time split of a real DAPO iteration')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
     .addOption(new Option('--preset <name>').hideHelp())
-    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (WebGPU on a hardware adapter, else wasm)')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
     .option('--steps <n>', 'timed steps', '2')
@@ -260,7 +261,8 @@ async function benchDapoCommand(o: { model: string; backend: string; overlap: st
   const cfg = dapoBenchConfig(o.model, overrides);
   const file = cfg.tasks.train;
   const tasks = readTaskFile(file);
-  const backends = o.backend === 'auto' ? [await openBackend('auto')] : (await modelBackends(o.backend)).map((b) => ({ be: b.be, name: b.name }));
+  const shape = modelPreset(cfg.model.preset);
+  const backends = o.backend === 'auto' ? [await openBackend('auto', undefined, shape ? { cfg, config: shape.config } : undefined)] : (await modelBackends(o.backend)).map((b) => ({ be: b.be, name: b.name }));
   const t0 = performance.now();
   const results: DapoBenchResult[] = [];
   const comparisons: OverlapComparison[] = [];

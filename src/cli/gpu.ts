@@ -1,10 +1,16 @@
 // `webswe gpu`: the adapter Dawn offers (vendor, architecture, fallback or not), its limits and
-// features, the Vulkan driver found, and which backend `--backend auto` would really run on, and why.
+// features, the Vulkan driver found, and which backend `--backend auto` would really run on, and why;
+// with `--preset`, the run preset's own pick on a hardware adapter: both backends measured at its shape
+// (or the rates measured before), the run priced at each (src/rl/auto-backend.ts).
 import type { Command } from 'commander';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
-import { autoChoice } from './backend.ts';
-import { fmtBytes, printJson, runCommand } from './output.ts';
+import { modelPreset } from '../model/presets.ts';
+import type { AutoMeasured } from '../rl/auto-backend.ts';
+import { resolveConfig } from '../rl/config.ts';
+import { RUN_PRESETS } from '../rl/presets.ts';
+import { autoAdapter, autoChoice, openBackend } from './backend.ts';
+import { fmtBytes, printJson, runCommand, UserError } from './output.ts';
 
 export interface GpuReport {
   adapter: ReturnType<typeof summarizeAdapter> | null;
@@ -16,13 +22,26 @@ export interface GpuReport {
   backendReason: string;
   driver: string;
   reason?: string;
+  /** With --preset on a hardware adapter: both backends' rates and the run's price at each. */
+  measured?: AutoMeasured;
 }
 
-export async function gpuReport(): Promise<GpuReport> {
+export async function gpuReport(preset?: string): Promise<GpuReport> {
   const { adapter, reason, driver } = await probeNodeAdapter();
-  const auto = autoChoice(adapter, reason);
-  if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason };
+  let auto: { backend: 'webgpu' | 'wasm'; why: string; measured?: AutoMeasured } = autoChoice(adapter, reason);
+  if (preset !== undefined) {
+    const run = Object.hasOwn(RUN_PRESETS, preset) ? RUN_PRESETS[preset] : undefined;
+    if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
+    const cfg = resolveConfig(run.overrides);
+    const shape = modelPreset(cfg.model.preset);
+    if (!shape) throw new UserError(`the run preset "${preset}" starts from a pretrained model; name a from-scratch preset, or train it with --backend auto to measure its own model`);
+    // Measured only where there is a choice to make: a hardware adapter (else the rule above decides).
+    if (autoAdapter(adapter, reason).kind === 'hardware') auto = (await openBackend('auto', undefined, { cfg, config: shape.config })).auto ?? auto;
+  }
+  const measured = auto.measured ? { measured: auto.measured } : {};
+  if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason, ...measured };
   return {
+    ...measured,
     adapter: summarizeAdapter(adapter),
     limits: limitsRecord(adapter.limits),
     features: [...(adapter.features as unknown as Iterable<string>)].sort(),
@@ -36,20 +55,27 @@ export function registerGpu(program: Command): void {
   program
     .command('gpu')
     .description('show the WebGPU adapter, its limits and features, and which backend would run')
+    .option('--preset <run preset>', 'price this run preset on both backends, measured at its shape, and say which auto opens for it')
     .option('--json', 'print one JSON document on stdout')
-    .action((opts: { json?: boolean }) =>
+    .action((opts: { json?: boolean; preset?: string }) =>
       runCommand(async () => {
-        const r = await gpuReport();
+        const r = await gpuReport(opts.preset);
         if (opts.json) return printJson(r);
         if (!r.adapter) {
           console.log(`backend: ${r.backend} (${r.backendReason})`);
           return;
         }
+        const m = r.measured;
         const a = r.adapter;
         console.log(`adapter:  ${a.vendor || '?'} / ${a.architecture || '?'}${a.description ? ` (${a.description})` : ''}`);
         console.log(`fallback: ${a.isFallbackAdapter ? 'yes' : 'no'}`);
         console.log(`driver:   ${r.driver}`);
         console.log(`backend:  ${r.backend} (${r.backendReason})`);
+        if (m) {
+          for (const k of ['webgpu', 'wasm'] as const) {
+            console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run about ${(m[k].runS / 60).toFixed(1)} min`);
+          }
+        }
         console.log(`features: ${r.features.join(', ')}`);
         console.log('limits:');
         for (const [k, v] of Object.entries(r.limits)) {

@@ -17,6 +17,7 @@ import { resultsTable } from '../rl/results.ts';
 import { train } from '../rl/trainer.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { FileRunStore } from '../store/fs.node.ts';
+import { runShape } from '../rl/auto-backend.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
 import { readTaskFile } from './task-file.ts';
 import { RunBus } from '../share/bus.ts';
@@ -212,7 +213,7 @@ export function registerTrain(program: Command): void {
         if (o.resume && !(await store.loadCheckpoint())) {
           throw new UserError(`${dir} has no checkpoint to resume from (the run stopped before its first one): start it again with --out ${dir} after removing the folder, or with another --out`);
         }
-        const { be, name } = await openBackend(o.backend, o.threads);
+        const { be, name } = await openBackend(o.backend, o.threads, { cfg, ...runShape(cfg, pretrained?.config) });
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
         const shared = o.share ? await openShare(o.share, o.shareRun ?? basename(resolve(dir)), cfg) : undefined;
         const bar = progressReporter();
@@ -264,7 +265,7 @@ export function registerTrain(program: Command): void {
           throw e instanceof ConfigError ? new UserError(e.message) : e;
         }
         const tasks = readTaskFile(o.tasks, { max: Number(o.max), difficulty: cfg.tasks.difficulty, select: cfg.tasks.select });
-        const { be } = await openBackend(o.backend, o.threads);
+        const { be } = await openBackend(o.backend, o.threads, { cfg, config: loaded.config });
         const policy = await openPolicyModel(be, loaded, o.model).catch((e: Error) => {
           throw new UserError(e.message);
         });

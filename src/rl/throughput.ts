@@ -125,3 +125,21 @@ export async function benchTrain(b: ModelBenchBackend, preset: ModelShape, o: { 
     tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() - base } : {}),
   };
 }
+
+/** Above this many parameters the rate measurement uses small batches (seconds, not minutes, on a CPU). */
+const LARGE_SHAPE_PARAMS = 20e6;
+
+/**
+ * The two model rates a run is priced at (estimate.ts), measured in a few seconds on `b`: one timed
+ * training step at the cloning batch (B × T 384) after a warm-up step, and a batched generation at the
+ * rollout batch (prefill of 100 tokens, then 8 decode steps). A large shape measures B 2 × T 128 and
+ * 4 rows of 32 + 8 tokens: the rates differ from a full batch's, the same way on every backend.
+ */
+export async function measureRates(b: ModelBenchBackend, shape: ModelShape, batch: { trainRows: number; rolloutRows: number }): Promise<{ trainTokensPerS: number; genTokensPerS: number }> {
+  const c = shape.config;
+  const large = c.vocabSize * c.hiddenSize + c.numLayers * c.hiddenSize * (4 * c.hiddenSize + 3 * c.intermediateSize) > LARGE_SHAPE_PARAMS;
+  const train = await benchTrain(b, shape, large ? { B: 2, T: 128, steps: 1 } : { B: batch.trainRows, T: 384, steps: 1 });
+  const G = large ? Math.min(4, Math.max(1, batch.rolloutRows)) : Math.max(1, batch.rolloutRows), D = 8;
+  const [prefill, decode] = await benchGenerate(b, shape, { G, P: large ? 32 : 100, D });
+  return { trainTokensPerS: train.tokens_per_s, genTokensPerS: (G * D) / ((prefill!.ms + decode!.ms) / 1000) };
+}

@@ -9,6 +9,7 @@
 //   weights       [run, phase] → each finished phase's weights, the files of a Hugging Face folder as Blobs
 //   tasksets      name → an imported task file (.jsonl text, validated on import; workers/task-sets.ts)
 //   models        id → a pretrained model's files as Blobs (validated on load; workers/models.ts)
+//   measurements  key → auto's measured rates of both backends at one adapter and shape (src/rl/auto-backend.ts)
 // A checkpoint is written under a new id in one transaction with the run's pointer (and the deletion
 // of the previous one): IndexedDB commits all of it or none, so a reload mid-write leaves the previous
 // checkpoint and its pointer as they were.
@@ -21,7 +22,7 @@ import type { ModelSummary } from '../model/summary.ts';
 import type { PhaseWeights, Checkpoint, MetricRecord, RunStore, TrainerState } from './types.ts';
 
 export const DB_NAME = 'webswe';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** running: a worker holds the run; interrupted: it was running when its page went away. */
 export type RunStatus = 'running' | 'paused' | 'stopped' | 'done' | 'failed' | 'interrupted';
@@ -81,6 +82,8 @@ interface WebsweDb extends DBSchema {
   tasksets: { key: string; value: TaskSetRecord };
   models: { key: string; value: ModelRecord };
   weights: { key: [string, string]; value: { run: string; phase: string; at: number; files: Record<string, Blob> } };
+  /** auto's measured rates (src/rl/auto-backend.ts): read back through autoRatesOf, which refuses what is not rates. */
+  measurements: { key: string; value: { key: string; at: number; value: unknown } };
 }
 
 export type WebsweDatabase = IDBPDatabase<WebsweDb>;
@@ -101,6 +104,7 @@ export async function openWebsweDb(name = DB_NAME): Promise<WebsweDatabase> {
       if (oldVersion < 2) db.createObjectStore('tasksets', { keyPath: 'name' });
       if (oldVersion < 3) db.createObjectStore('models', { keyPath: 'id' });
       if (oldVersion < 4) db.createObjectStore('weights', { keyPath: ['run', 'phase'] });
+      if (oldVersion < 5) db.createObjectStore('measurements', { keyPath: 'key' });
     },
     blocking() {
       // Another tab opened a newer schema: close ours so its upgrade can run.

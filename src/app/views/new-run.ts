@@ -105,7 +105,7 @@ export function renderNewRun(root: HTMLElement): () => void {
     el('div', { class: 'field' }, el('label', { for: 'run-name' }, 'Run name'), nameIn, el('small', { id: 'run-name-doc' }, 'unique in this browser; empty: <preset>-seed<seed>-<time>')),
     el('div', { class: 'field' }, el('label', { for: 'run-preset' }, 'Preset'), presetIn, presetDoc),
     el('div', { class: 'field' }, el('label', { for: 'run-backend' }, 'Backend'), backendIn,
-      el('small', { id: 'run-backend-doc' }, 'auto: WebGPU on a hardware adapter, the CPU backend on a software fallback (faster there) or without WebGPU')),
+      el('small', { id: 'run-backend-doc' }, 'auto: on a hardware adapter, whichever of WebGPU and the CPU backend finishes this run sooner, measured at its model once and remembered; the CPU backend on a software fallback (faster there) or without WebGPU')),
   );
   form.append(runFieldset);
   // Sharing (docs/sharing.md): the server's WebSocket address and its learner user; empty: not shared.

@@ -1,5 +1,5 @@
 // The first screen: what webswe is, one button that starts the run that learns on this device (the
-// micro preset on 96 held-out tasks, on the backend `auto` picks: WebGPU on a hardware adapter, else the CPU backend), how
+// micro preset on 96 held-out tasks, on the backend `auto` picks: on a hardware adapter the faster for this run, measured, else the CPU backend), how
 // long it will take here (a few seconds of measurement in the trainer worker, workers/estimate.ts, not
 // a constant), and what the user will see. The full form stays one link away ("Advanced").
 import type { DeviceEstimate } from '../../../workers/trainer.api.ts';

@@ -38,6 +38,20 @@ describe('webswe CLI', () => {
     const doc = JSON.parse(webswe('gpu', '--json').stdout);
     expect(line).toMatch(new RegExp(`^backend:\\s+${doc.backend} \\(`));
   });
+  it('gpu --preset prices a run preset: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', () => {
+    const doc = JSON.parse(webswe('gpu', '--preset', 'micro', '--json').stdout);
+    if (doc.adapter && !doc.adapter.isFallbackAdapter) {
+      expect(doc.measured.webgpu.runS).toBeGreaterThan(0);
+      expect(doc.backendReason).toMatch(/^measured (before )?at scratch-160k: the run priced at/);
+    } else {
+      expect(doc.backend).toBe('wasm');
+      expect(doc.measured).toBeUndefined();
+    }
+    const bad = webswe('gpu', '--preset', 'nope');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, tiny, qwen-coder-lora\), got "nope"/);
+    expect(webswe('gpu', '--preset', 'qwen-coder-lora').stderr).toMatch(/starts from a pretrained model; name a from-scratch preset/);
+  });
   it('an unknown command fails with a message, not a stack trace', () => {
     const r = webswe('frobnicate');
     expect(r.status).not.toBe(0);
