@@ -111,6 +111,7 @@ async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
           be: new WebGpuBackend(ctx) as unknown as Backend<Tensor>,
           resetPeak: () => (ctx.resetPeak(), ctx.peakBytes),
           peak: () => ctx.peakBytes,
+          submissions: () => ctx.submissions,
         });
       } else if (names.length === 1 || which !== 'both') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
     }
@@ -134,9 +135,12 @@ function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_fast_cpu
   });
 }
 
+/** A per-token rate as a fraction a person reads: 0.031 → "1/32". */
+const fmtPerToken = (x: number) => (x > 0 && x < 1 ? `1/${(1 / x).toFixed(0)}` : x.toFixed(2));
+
 function modelTable(rows: ModelBenchResult[]): string {
   return withRatios(rows)
-    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}${r.vs_one_step !== undefined ? `  ${r.vs_one_step.toFixed(2)}× 1-step` : ''}${r.readbacks_per_token !== undefined ? `  ${fmtPerToken(r.readbacks_per_token)} read-backs${r.submits_per_token !== undefined ? `, ${fmtPerToken(r.submits_per_token)} submits` : ''}/token` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 

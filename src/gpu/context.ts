@@ -225,7 +225,7 @@ export class GpuContext {
     this.checkAlive();
     const staging = this.device.createBuffer({ label: `${buf.label}/readback`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.commandEncoder().copyBufferToBuffer(buf, offset, staging, 0, bytes);
-    await this.flush();
+    await this.flushSoon();
     await staging.mapAsync(GPUMapMode.READ);
     this.checkAlive();
     const out = staging.getMappedRange().slice(0);
@@ -298,6 +298,8 @@ export class GpuContext {
     if (uniform) this.transient.push(uniform);
   }
   private transient: GPUBuffer[] = [];
+  /** Command buffers submitted so far (`bench generate` reports them per generated token). */
+  submissions = 0;
 
   private commandEncoder(): GPUCommandEncoder {
     this.checkAlive();
@@ -305,11 +307,22 @@ export class GpuContext {
     return this.encoder;
   }
 
+  private flushing: Promise<void> | null = null;
+  /** One submission, a microtask from now, for everything recorded until then: reads issued together
+   *  (Promise.all over several tensors) share one submit and one wait. */
+  private flushSoon(): Promise<void> {
+    return (this.flushing ??= Promise.resolve().then(() => {
+      this.flushing = null;
+      return this.flush();
+    }));
+  }
+
   /** Submit recorded work and surface any error raised since the last flush. */
   async flush(): Promise<void> {
     if (this.encoder) {
       this.device.pushErrorScope('validation');
       this.device.queue.submit([this.encoder.finish()]);
+      this.submissions++;
       this.encoder = null;
       this.poolReleased();
       this.pendingErrors.push(this.device.popErrorScope().then((e) => (e ? new GpuValidationError(e.message) : null)));

@@ -12,6 +12,16 @@
 //   set), so a sequence can keep its stream whatever other sequences share its generator.
 //   Generation hands the thread back to the host every few milliseconds, so work waiting on the
 //   event loop (sandbox processes ending, their timers) is not held up by a CPU backend.
+//   Decoding window (WebGPU): a read-back costs a round trip to the device, which bounds decoding at
+//   small shapes. With `window` W > 1, W decode steps are recorded before anything is read: each
+//   step's sampled ids (a device tensor) feed the next step's embedding directly, every row that was
+//   live when the window began is assumed to go on, and rows that were not write into the cache's
+//   scratch rows [S, S + CH) (never read as valid). The W steps' ids and log-probs are then read in one
+//   round and the host replays the stop tests step by step as the one-step loop makes them: a row that
+//   stopped inside the window keeps the tokens up to its stop (its length is set back, the positions
+//   after it are garbage beyond len and are overwritten later), and the sampling counters are set to
+//   what the one-step loop would have drawn. Draws are counter-based (philox(seed, counter, row)) and a
+//   row's logits do not depend on the rows beside it, so the ids and log-probs are the one-step loop's.
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { view, type Transformer } from './transformer.ts';
@@ -46,6 +56,9 @@ export interface Generation {
 }
 
 const YIELD_EVERY_MS = 5;
+/** Decode steps per read-back on WebGPU: one round trip per 8 steps, at the cost of at most 7 blind
+ *  steps after the last row stops. */
+export const WEBGPU_WINDOW = 8;
 
 /** One turn of the host's event loop: setImmediate in Node (after pending I/O), a message in
  *  browsers and workers (setTimeout would be clamped to 4 ms when nested), else a timer. */
@@ -76,6 +89,11 @@ export class KvGenerator<T extends Tensor> {
   /** Run only each chunk's real rows (the default); false runs the padded (B, TQ) layout, the peer
    *  `webswe bench generate` measures it against. Both give the same tokens. */
   pack = true;
+  /** Decode steps recorded per read-back (see the header): 1 reads every step, as CPU backends want (a
+   *  read costs nothing there and blind steps would cost arithmetic); WebGPU defaults to WEBGPU_WINDOW. */
+  window: number;
+  /** Read-back rounds so far (each awaited read of sampled ids): `bench generate` reports them per token. */
+  readRounds = 0;
   private lastYield = performance.now();
   private readonly be: Backend<T>;
 
@@ -90,6 +108,7 @@ export class KvGenerator<T extends Tensor> {
     allocate = true,
   ) {
     this.be = model.be;
+    this.window = model.be.kind === 'webgpu' ? WEBGPU_WINDOW : 1;
     const c = model.c;
     for (let i = 0; i < (allocate ? c.numLayers : 0); i++) {
       this.k.push(this.be.zeros([B, S + chunk, c.numKvHeads, c.headDim], 'f32', `kv.k${i}`));
@@ -131,12 +150,11 @@ export class KvGenerator<T extends Tensor> {
    * not depend on the rows beside it, so packing changes no token's logits.
    */
   private forwardChunk(tokens: readonly (readonly number[])[]): T {
-    const { be, model, B } = this;
-    const c = model.c;
+    const { be, B } = this;
     const TQ = Math.max(1, ...tokens.map((t) => t.length));
     const real = tokens.reduce((a, t) => a + t.length, 0);
     const packed = this.pack && real > 0 && real < B * TQ;
-    const N = packed ? real : B * TQ, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const N = packed ? real : B * TQ;
     // toPad[b·TQ + i]: the packed row of sequence b's token i (padding rows read row 0);
     // fromPad[r]: the padded row of packed row r; last[b]: the row of b's last token.
     const ids = new Int32Array(N), pos = new Int32Array(N), last = new Int32Array(B);
@@ -154,14 +172,38 @@ export class KvGenerator<T extends Tensor> {
       }
       last[b] = packed ? (t.length ? toPad[b * TQ + t.length - 1]! : 0) : b * TQ + Math.max(0, t.length - 1);
     }
-    const idsT = be.fromArray(ids, [N], 'gen.ids'), posT = be.fromArray(pos, [N], 'gen.pos');
-    const start = be.fromArray(Int32Array.from(this.len), [B], 'gen.start');
-    const lenT = be.fromArray(Int32Array.from(this.len, (l) => l + TQ), [B], 'gen.len');
-    const toPadT = packed ? be.fromArray(toPad, [B * TQ], 'gen.toPad') : null;
-    const fromPadT = packed ? be.fromArray(fromPad, [N], 'gen.fromPad') : null;
-    const rowsT = packed ? be.fromArray(rows, [B], 'gen.rows') : null;
+    const idsT = be.fromArray(ids, [N], 'gen.ids');
+    const logits = this.forwardRows(idsT, pos, Int32Array.from(this.len), TQ, packed ? { toPad, fromPad, rows } : null, last);
+    be.free(idsT);
+    for (let b = 0; b < B; b++) this.len[b]! += tokens[b]!.length;
+    return logits;
+  }
+
+  /**
+   * The layer stack over N rows of new tokens (ids on the device), TQ per sequence at cache offsets
+   * `start`, packed (gather maps) or the padded (B, TQ) layout; the logits at rows `last` (B, V).
+   * Lengths are the caller's to advance.
+   */
+  private forwardRows(idsT: T, pos: Int32Array, startAt: Int32Array, TQ: number, pack: { toPad: Int32Array; fromPad: Int32Array; rows: Int32Array } | null, last: Int32Array, idsAt?: Int32Array): T {
+    const { be, model, B } = this;
+    const c = model.c;
+    const N = pos.length, NH = c.numHeads, NKV = c.numKvHeads, HS = c.headDim;
+    const packed = pack !== null;
+    const posT = be.fromArray(pos, [N], 'gen.pos');
+    const start = be.fromArray(startAt, [B], 'gen.start');
+    const lenT = be.fromArray(Int32Array.from(startAt, (l) => l + TQ), [B], 'gen.len');
+    const toPadT = pack ? be.fromArray(pack.toPad, [B * TQ], 'gen.toPad') : null;
+    const fromPadT = pack ? be.fromArray(pack.fromPad, [N], 'gen.fromPad') : null;
+    const rowsT = pack ? be.fromArray(pack.rows, [B], 'gen.rows') : null;
     const padded = (t: T, width: number) => (toPadT ? be.gatherRows(view(t, [N, width]), toPadT) : t);
     let x = be.embedding(idsT, model.p('model.embed_tokens.weight'));
+    if (idsAt) {
+      // Row n's token is idsT[idsAt[n]] (ids sampled in stream order): the embedded rows, gathered (a copy).
+      const at = be.fromArray(idsAt, [N], 'gen.idsAt');
+      const xs = be.gatherRows(x, at);
+      be.free(x), be.free(at);
+      x = xs;
+    }
     for (let i = 0; i < c.numLayers; i++) {
       const pre = model.qkv(i, x, posT);
       const q = padded(pre.q, NH * HS), k = padded(pre.k, NKV * HS), v = padded(pre.v, NKV * HS);
@@ -181,35 +223,43 @@ export class KvGenerator<T extends Tensor> {
     const xl = be.gatherRows(x, lastT);
     const { y, rstd } = be.rmsnorm(xl, model.p('model.norm.weight'), c.rmsNormEps);
     const logits = be.matmul(y, model.lmHead, { transB: true });
-    for (const t of [idsT, posT, start, lenT, x, lastT, xl, y, rstd]) be.free(t);
+    for (const t of [posT, start, lenT, x, lastT, xl, y, rstd]) be.free(t);
     for (const t of [toPadT, fromPadT, rowsT]) if (t) be.free(t);
-    for (let b = 0; b < B; b++) this.len[b]! += tokens[b]!.length;
     return logits;
   }
 
   /** Draw one token per row from logits (B, V), advancing each row's counter. */
   async draw(logits: T, opts: SamplingOptions): Promise<{ ids: Int32Array; logp: Float32Array }> {
+    const r = this.drawOnDevice(logits, opts);
+    this.readRounds++;
+    const [ids, logp] = (await Promise.all([this.be.read(r.ids), this.be.read(r.logp)])) as [Int32Array, Float32Array];
+    this.be.free(r.ids);
+    this.be.free(r.logp);
+    if (!r.at) return { ids, logp };
+    return { ids: Int32Array.from(r.at, (s) => ids[s]!), logp: Float32Array.from(r.at, (s) => logp[s]!) };
+  }
+
+  /** Whether draws are greedy (temperature 0 is the limit of sampling: the sampler would divide by it). */
+  private static greedy(opts: SamplingOptions): boolean {
+    return opts.greedy === true || opts.temperature === 0;
+  }
+
+  /** The draw, left on the device: ids and log-probs, and where sequence b's value is (`at[b]`; null:
+   *  at b). Advances the counters as a draw does. */
+  private drawOnDevice(logits: T, opts: SamplingOptions): { ids: T; logp: T; at: Int32Array | null } {
     const { be } = this;
-    // Temperature 0 is the limit of sampling: greedy (the sampler would divide by it).
-    const greedy = opts.greedy === true || opts.temperature === 0;
+    const greedy = KvGenerator.greedy(opts);
     const spread = !greedy && this.streams.some((s, b) => s !== b);
+    if (greedy) return { ...be.argmax(logits), at: null };
+    const sampling = { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) };
     let r: { ids: T; logp: T };
-    if (greedy) r = be.argmax(logits);
-    else {
-      const sampling = { seed: opts.seed, temperature: opts.temperature ?? 1, ...(opts.topK ? { topK: opts.topK } : {}), ...(opts.topP ? { topP: opts.topP } : {}) };
-      if (!spread) {
-        const counters = be.fromArray(Int32Array.from(this.counters), [this.B], 'gen.counters');
-        r = be.sample(logits, counters, sampling);
-        be.free(counters);
-      } else r = this.sampleAtStreams(logits, sampling);
-      for (let b = 0; b < this.B; b++) this.counters[b]!++;
-    }
-    const ids = (await be.read(r.ids)) as Int32Array;
-    const logp = (await be.read(r.logp)) as Float32Array;
-    be.free(r.ids);
-    be.free(r.logp);
-    if (!spread) return { ids, logp };
-    return { ids: Int32Array.from(this.streams, (s) => ids[s]!), logp: Float32Array.from(this.streams, (s) => logp[s]!) };
+    if (!spread) {
+      const counters = be.fromArray(Int32Array.from(this.counters), [this.B], 'gen.counters');
+      r = be.sample(logits, counters, sampling);
+      be.free(counters);
+    } else r = this.sampleAtStreams(logits, sampling);
+    for (let b = 0; b < this.B; b++) this.counters[b]!++;
+    return { ...r, at: spread ? Int32Array.from(this.streams) : null };
   }
 
   /** Sample with each sequence's logits at its stream's row of a (max stream + 1, V) batch (rows
@@ -247,6 +297,7 @@ export class KvGenerator<T extends Tensor> {
     const out: Generation[] = Array.from({ length: B }, () => ({ ids: [], logprobs: [], finish: 'length' as FinishReason }));
     const live = active.map((a, b) => a && budget(b) > 0);
     let logits = this.append(prompt.map((p, b) => (active[b] ? p : [])));
+    if (this.window > 1) return this.decodeWindows(logits, opts, live, budget, out);
     while (live.some(Boolean)) {
       const { ids, logp } = await this.draw(logits, opts);
       this.be.free(logits);
@@ -282,6 +333,69 @@ export class KvGenerator<T extends Tensor> {
       }
       logits = this.append(next);
     }
+    return out;
+  }
+
+  /**
+   * The decoding loop of `generate` in windows of up to `window` steps, one read-back round each (see the
+   * header): the same ids, log-probs, finishes, cache lengths and counters as the one-step loop.
+   */
+  private async decodeWindows(first: T, opts: GenerateOptions, live: boolean[], budget: (b: number) => number, out: Generation[]): Promise<Generation[]> {
+    const { be, B, S, chunk } = this;
+    const greedy = KvGenerator.greedy(opts);
+    const rowsOf = Int32Array.from({ length: B }, (_, b) => b);
+    let logits: T | null = first;
+    while (live.some(Boolean)) {
+      // Real rows write at len + k (k < W); the others at the scratch rows S + k: both inside S + CH.
+      let W = Math.min(this.window, chunk);
+      for (let b = 0; b < B; b++) if (live[b]) W = Math.min(W, S + chunk - this.len[b]!);
+      W = Math.max(1, W);
+      const len0 = this.len.slice(), counters0 = this.counters.slice();
+      const drawn: { ids: T; logp: T; at: Int32Array | null }[] = [];
+      for (let k = 0; k < W; k++) {
+        drawn.push(this.drawOnDevice(logits!, opts));
+        be.free(logits!);
+        logits = null;
+        // Draw k enters the cache in forward k + 1 (the window's last draw: in the next window's first).
+        if (k < W - 1) logits = this.forwardRows(drawn[k]!.ids, Int32Array.from(len0, (l, b) => (live[b] ? l + k : S + k)), Int32Array.from(len0, (l, b) => (live[b] ? l + k : S + k)), 1, null, rowsOf, drawn[k]!.at ?? undefined);
+      }
+      this.readRounds++;
+      const read = await Promise.all(drawn.flatMap((d) => [be.read(d.ids), be.read(d.logp)]));
+      await this.yieldToHost();
+      // The one-step loop's bookkeeping, step by step: its stops, and how many draws it would have made.
+      const last = new Array<number>(B).fill(-1); // the step of each row's final draw in this window
+      let draws = 0;
+      for (let k = 0; k < W && live.some(Boolean); k++, draws++) {
+        const at = drawn[k]!.at, ids = read[2 * k] as Int32Array, logp = read[2 * k + 1] as Float32Array;
+        for (let b = 0; b < B; b++) {
+          if (!live[b]) continue;
+          const g = out[b]!, id = ids[at ? at[b]! : b]!;
+          g.ids.push(id);
+          g.logprobs.push(logp[at ? at[b]! : b]!);
+          last[b] = k;
+          if (opts.stopIds.includes(id) || opts.stopWhen?.(b, g.ids)) (g.finish = 'stop'), (live[b] = false);
+          else if (g.ids.length >= budget(b)) (g.finish = 'length'), (live[b] = false);
+          else if (len0[b]! + k + 1 >= S) (g.finish = 'context'), (live[b] = false);
+        }
+      }
+      if (!greedy) for (let b = 0; b < B; b++) this.counters[b] = counters0[b]! + draws;
+      // Tokens of this window in the cache: a row's draws up to its last, except a last draw at step W − 1.
+      for (let b = 0; b < B; b++) if (last[b]! >= 0) this.len[b] = len0[b]! + Math.min(last[b]! + 1, W - 1);
+      const pending = last.map((k) => k === W - 1);
+      const lastDraw = drawn[W - 1]!;
+      for (const d of drawn) if (d !== lastDraw) be.free(d.ids), be.free(d.logp);
+      if (live.some(Boolean)) {
+        // The window's last draws enter the cache (rows that just stopped too, as in the one-step loop).
+        const at = Int32Array.from(this.len, (l, b) => (pending[b] ? l : S));
+        logits = this.forwardRows(lastDraw.ids, at, at, 1, null, rowsOf, lastDraw.at ?? undefined);
+        for (let b = 0; b < B; b++) if (pending[b]) this.len[b]!++;
+      } else if (pending.some(Boolean)) {
+        const ids = read[2 * (W - 1)] as Int32Array;
+        be.free(this.append(pending.map((p, b) => (p ? [ids[lastDraw.at ? lastDraw.at[b]! : b]!] : []))));
+      }
+      be.free(lastDraw.ids), be.free(lastDraw.logp);
+    }
+    if (logits) be.free(logits);
     return out;
   }
 

@@ -31,6 +31,12 @@ export interface ModelBenchResult {
   peak_bytes?: number;
   /** tokens/s over the peer row's measured in the same run (packed turns: over padded ones). */
   vs_padded?: number;
+  /** Decode: read-back rounds (awaited reads of sampled ids) per generated token, over all rows. */
+  readbacks_per_token?: number;
+  /** Decode on WebGPU: command-buffer submissions per generated token. */
+  submits_per_token?: number;
+  /** Decode in windows: tokens/s over the one-step loop's in the same run. */
+  vs_one_step?: number;
 }
 
 export interface ModelBenchBackend {
@@ -39,6 +45,8 @@ export interface ModelBenchBackend {
   /** Peak tracking, where the backend has it. */
   resetPeak?(): number;
   peak?(): number;
+  /** Command buffers submitted so far, where the backend has a queue (WebGPU). */
+  submissions?(): number;
 }
 
 export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
@@ -59,22 +67,44 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   await b.be.sync();
   const prefillMs = performance.now() - t0;
   t0 = performance.now();
+  const submitted = b.submissions?.();
   const out = await gen.generate(prompts.map(() => []), { seed: 1, maxTokens: o.D, stopIds: [] });
   const decodeMs = performance.now() - t0;
+  const submits = submitted !== undefined ? b.submissions!() - submitted : undefined;
   const peak = b.peak ? b.peak() - base : undefined;
   gen.dispose();
   const decoded = out.reduce((a, g) => a + g.ids.length, 0);
   const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
   const common = { backend: b.name, model: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
+  // Where decoding runs in windows (WebGPU), the one-step loop beside it: same tokens, one read-back a step.
+  const oneStep = gen.window > 1 ? await decodeOneStep(model, prompts, o.D) : null;
   const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
   const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
   const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
   return [
     { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
-    { name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common },
+    {
+      name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common,
+      readbacks_per_token: gen.readRounds / decoded, ...(submits !== undefined ? { submits_per_token: submits / decoded } : {}),
+      ...(oneStep ? { vs_one_step: (decoded / decodeMs) / (oneStep.tokens / oneStep.ms) } : {}),
+    },
+    ...(oneStep ? [{ name: 'decode 1-step', shape: `G ${o.G} × ${o.D} steps`, ms: oneStep.ms, tokens_per_s: oneStep.tokens / (oneStep.ms / 1000), ...common, readbacks_per_token: oneStep.rounds / oneStep.tokens }] : []),
     { name: 'turn packed', shape: uneven, ms: packed.ms, tokens_per_s: rate(packed), vs_padded: rate(packed) / rate(padded), ...common },
     { name: 'turn padded', shape: uneven, ms: padded.ms, tokens_per_s: rate(padded), ...common },
   ];
+}
+
+/** The decode of benchGenerate with one read-back a step (KvGenerator.window 1), after its prefill. */
+async function decodeOneStep<T extends Tensor>(model: Transformer<T>, prompts: number[][], D: number): Promise<{ ms: number; tokens: number; rounds: number }> {
+  const gen = new KvGenerator(model, prompts.length, (prompts[0]?.length ?? 0) + D + 1);
+  gen.window = 1;
+  model.be.free(gen.append(prompts));
+  await model.be.sync();
+  const t0 = performance.now();
+  const out = await gen.generate(prompts.map(() => []), { seed: 1, maxTokens: D, stopIds: [] });
+  const ms = performance.now() - t0;
+  gen.dispose();
+  return { ms, tokens: out.reduce((a, g) => a + g.ids.length, 0), rounds: gen.readRounds };
 }
 
 /** An agent turn's shape: sequence g appends ⌈P·(g+1)/G⌉ tokens, then decodes ⌈D·(g+1)/G⌉; the

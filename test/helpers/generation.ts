@@ -39,3 +39,33 @@ export async function twoTurnRollout<T extends Tensor>(model: Transformer<T>, pr
   });
   return { t1, t2, seqs, sampled, lens: gen.len };
 }
+
+/**
+ * Decoding in windows (KvGenerator.window) against the one-step loop: three turns over four sequences —
+ * a stop id drawn mid-window, per-row budgets, an inactive row, a stop predicate, then a cohort kept to
+ * two rows (their streams out of order) — sampled and greedy. Returns each run's turns, lengths,
+ * counters and read-back rounds, window 1 first.
+ */
+export async function windowRuns<T extends Tensor>(model: Transformer<T>, windows: readonly number[], greedy = false) {
+  const prompts = [[1, 2, 3, 4, 5, 6, 7], [9, 8], [5, 4, 3, 2, 1, 10, 11, 12, 13], [3, 3]];
+  const sampling = { seed: 77, ...(greedy ? { greedy: true } : {}) };
+  // A stop id the first sequence draws at its fourth token (found by a run without stops).
+  const probe = new KvGenerator(model, 4, 80, 16);
+  probe.window = 1;
+  const stop = (await probe.generate(prompts, { ...sampling, maxTokens: 6, stopIds: [] }))[0]!.ids[3]!;
+  probe.dispose();
+  const runs = [];
+  for (const w of windows) {
+    const gen = new KvGenerator(model, 4, 80, 16);
+    gen.window = w;
+    const t1 = await gen.generate(prompts, { ...sampling, maxTokens: [12, 5, 20, 0], stopIds: [stop], active: [true, true, true, false] });
+    const t2 = await gen.generate([[20, 21], [22], [23, 24, 25], [26]], { ...sampling, maxTokens: 9, stopIds: [], stopWhen: (b, ids) => b === 2 && ids.length === 4 });
+    const kept = gen.keepRows([2, 0]);
+    kept.window = w;
+    const t3 = await kept.generate([[30], [31, 32]], { ...sampling, maxTokens: [11, 6], stopIds: [stop] });
+    runs.push({ window: w, turns: [t1, t2, t3], len: [...gen.len], counters: [...gen.counters], keptLen: [...kept.len], keptCounters: [...kept.counters], readRounds: gen.readRounds + kept.readRounds });
+    kept.dispose();
+    gen.dispose();
+  }
+  return { stop, runs };
+}
