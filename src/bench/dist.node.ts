@@ -9,7 +9,11 @@
 // the learner never sees it). Reported: results accepted per second, each rejection reason's count, the
 // learner's round time against the same round played by the learner alone, and the headline, checked
 // per accepted group: poisoned = accepted groups whose trajectories differ from the honest play of their
-// item (0 means no rejected or forged token reached a batch).
+// item (0 means no rejected or forged token reached a batch). And the balance sharing turns on, per
+// episode and measured apart (nothing else running): what playing costs a contributor (generation, the
+// sandbox with its grading) against what verifying it costs the learner (the sandbox replay with its
+// grading, the forward pass that recomputes the log-probs, the sampler and log-prob checks); honest
+// contributors here replay cached results (cost ≈ 0), so the round time shows what the learner can absorb.
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -17,6 +21,7 @@ import { RunBus } from '../share/bus.ts';
 import { SharedRollouts, workItemOf } from '../share/learner.ts';
 import { startLocalServer } from '../share/local-server.node.ts';
 import { playItem } from '../share/play.ts';
+import { verifyResult } from '../share/verify.ts';
 import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
 import { inboxPrefix } from '../share/server-config.ts';
 import { utf8Encode } from '../model/dtypes.ts';
@@ -43,7 +48,22 @@ export interface DistBenchOptions {
   tasksPerRound: number;
   groupSize: number;
   seed: number;
+  /** The from-scratch model shape the learner plays and verifies with (random init); default scratch-30k. */
+  model?: string;
   onRound?(r: { round: number; seconds: number; accepted: number }): void;
+}
+
+/** Milliseconds per episode, by part. */
+export interface PlayCost {
+  total_ms: number;
+  generation_ms: number;
+  sandbox_ms: number;
+}
+export interface VerifyCost {
+  total_ms: number;
+  replay_ms: number;
+  forward_ms: number;
+  check_ms: number;
 }
 
 export interface DistBenchResult {
@@ -62,6 +82,12 @@ export interface DistBenchResult {
   ratio_alone_over_shared: number;
   poisoned: number;
   hostile_accepted: number;
+  model: string;
+  /** Per episode, measured apart: a contributor's play and the learner's verification of it. */
+  play_per_episode: PlayCost;
+  verify_per_episode: VerifyCost;
+  /** verify ÷ play: the share of playing the learner spends to accept an episode. */
+  verify_over_play: number;
 }
 
 export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
@@ -69,7 +95,8 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
   const conns: NatsConnection[] = [];
   let stop = false;
   try {
-    const cfg = resolveConfig({ 'model.preset': 'scratch-30k', seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
+    const shape = o.model ?? 'scratch-30k';
+    const cfg = resolveConfig({ 'model.preset': shape, seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
     const be = new FastCpuBackend();
     const policy = await openRunPolicy(cfg, be, { store: { readJson: async () => null, writeJson: async () => {} }, train: o.tasks });
     const { model, tokenizer, stopIds, config } = policy;
@@ -91,7 +118,29 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     }));
     const itemOf = (req: RoundRequest, g: number): WorkItem => workItemOf('bench', req, g);
     const honest = new Map<string, ResultMessage>(), otherSeed = new Map<string, ResultMessage>();
-    for (const req of requests) for (const g of req.tasks.keys()) honest.set(`${req.label}/${g}`, await playItem(itemOf(req, g), playEnv));
+    const play: PlayCost = { total_ms: 0, generation_ms: 0, sandbox_ms: 0 };
+    for (const req of requests) {
+      for (const g of req.tasks.keys()) {
+        const p0 = performance.now();
+        const r = await playItem(itemOf(req, g), playEnv);
+        const wall = performance.now() - p0;
+        // The group plays as one cohort: its wall time, less its sandbox and grading time, is generation.
+        const sandbox = (r.trajectories as Trajectory[]).reduce((a: number, t) => a + t.timing.sandbox_ms + t.timing.reward_ms, 0);
+        play.total_ms += wall, play.sandbox_ms += Math.min(sandbox, wall), play.generation_ms += Math.max(0, wall - sandbox);
+        honest.set(`${req.label}/${g}`, r);
+      }
+    }
+    // The learner's verification of each honest result, one at a time (as its gate runs them).
+    const verify: VerifyCost = { total_ms: 0, replay_ms: 0, forward_ms: 0, check_ms: 0 };
+    for (const req of requests) {
+      for (const g of req.tasks.keys()) {
+        const v0 = performance.now();
+        const { stats } = await verifyResult(itemOf(req, g), req.tasks[g]!, honest.get(`${req.label}/${g}`)!, { ...playEnv, limits });
+        verify.total_ms += performance.now() - v0;
+        verify.replay_ms += stats.timing.replay_ms, verify.forward_ms += stats.timing.forward_ms, verify.check_ms += stats.timing.check_ms;
+      }
+    }
+    const perEpisode = <C extends object>(c: C): C => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, (v as number) / (o.rounds * o.tasksPerRound * o.groupSize)])) as C;
     // The peer: the same rounds on the single-machine path (dapoRound without share: batches of whole
     // groups in lockstep, sandbox work overlapping generation as the run config says).
     const p0 = performance.now();
@@ -195,6 +244,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       contributors: o.contributors, hostile, rounds: round, groups, episodes: groups * o.groupSize, seconds,
       accepted_per_s: (m.dist_accepted ?? 0) / seconds, rejected, refused_by_server: refused, played_by_learner: m.dist_played_by_learner ?? 0,
       round_s_shared: roundShared, round_s_alone: roundAlone, ratio_alone_over_shared: roundAlone / roundShared, poisoned, hostile_accepted: hostileAccepted,
+      model: shape, play_per_episode: perEpisode(play), verify_per_episode: perEpisode(verify), verify_over_play: verify.total_ms / play.total_ms,
     };
   } finally {
     stop = true;

@@ -17,7 +17,7 @@ import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
-import { modelPreset } from '../model/presets.ts';
+import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
 import { openBackend, refuseOldBackendName } from './backend.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { benchCpuOps, measureCpuPeak, type CpuOpResult, type CpuPeak } from '../bench/cpu-roofline.ts';
@@ -161,9 +161,13 @@ export function registerModelBench(bench: Command): void {
     .option('--rounds <n>', 'shared generation rounds (each --tasks groups of new work)', '4')
     .option('--tasks <n>', 'groups per round', '16')
     .option('-G, --group <n>', 'episodes per group', '4')
+    .option('--model <shape>', `the learner's from-scratch model shape (${Object.keys(MODEL_PRESETS).join(', ')}; random init)`, 'scratch-30k')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; json?: boolean }) =>
+    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; json?: boolean }) =>
       runCommand(async () => {
+        if (!modelPreset(o.model)) {
+          throw new UserError(`--model must be a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"${modelShape(o.model) ? ': a pretrained shape needs its tokenizer, which a shared run takes from the model folder' : ''}`);
+        }
         const { benchDist } = await import('../bench/dist.node.ts');
         const tasks = readTaskFile('public/tasks/level0/train.jsonl', { max: 64, difficulty: 'token', select: 'shortest' });
         const n = (s: string, what: string, min: number) => {
@@ -175,7 +179,7 @@ export function registerModelBench(bench: Command): void {
         if (hostile > 1) throw new UserError(`--hostile is a share in 0..1, got ${hostile}`);
         const r = await benchDist({
           tasks, contributors: Math.round(n(o.contributors, 'contributors', 1)), hostile, rounds: Math.round(n(o.rounds, 'rounds', 1)),
-          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1,
+          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1, model: o.model,
           onRound: (x) => process.stderr.write(`bench: dist round ${x.round + 1}: ${x.accepted} groups in ${x.seconds.toFixed(1)} s\n`),
         });
         if (o.json) return printJson(r);
@@ -183,6 +187,8 @@ export function registerModelBench(bench: Command): void {
         console.log(`accepted ${r.accepted_per_s.toFixed(2)} results/s · rejected: ${Object.entries(r.rejected).map(([k, c]) => `${k} ${c}`).join(', ') || 'none'} · refused by the server: ${r.refused_by_server} · played by the learner: ${r.played_by_learner}`);
         console.log(`round: ${r.round_s_shared.toFixed(2)} s shared (the learner verifying) vs ${r.round_s_alone.toFixed(2)} s the learner playing it alone (×${r.ratio_alone_over_shared.toFixed(2)})`);
         console.log(`poisoned groups: ${r.poisoned} (checked: every kept group against the honest play of its item) · accepted from hostile contributors: ${r.hostile_accepted}`);
+        const p = r.play_per_episode, v = r.verify_per_episode, ms = (x: number) => `${x.toFixed(1)} ms`;
+        console.log(`per episode at ${r.model}, measured apart: play ${ms(p.total_ms)} (generation ${ms(p.generation_ms)}, sandbox and grading ${ms(p.sandbox_ms)}) · verify ${ms(v.total_ms)} (sandbox replay and grading ${ms(v.replay_ms)}, log-prob forward ${ms(v.forward_ms)}, sampler and log-prob checks ${ms(v.check_ms)}) · verify/play ${(100 * r.verify_over_play).toFixed(0)} %`);
         process.exit(0);
       }),
     );

@@ -52,6 +52,9 @@ export interface VerifyStats {
   maxLogprobError: number;
   /** Draws whose u fell outside the id's interval by less than the slack (accepted). */
   nearBoundary: number;
+  /** Where the time went (ms): the sandbox replay with its grading (check 2), the learner's forward pass
+   *  (waiting for the gate included), and the sampler and log-prob checks over its logits (3 and 4). */
+  timing: { replay_ms: number; forward_ms: number; check_ms: number };
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -130,6 +133,7 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
   const turns = claimed.map(claimedTurns);
 
   // 2. Replay in the learner's sandbox.
+  const t0 = performance.now();
   const policy = new TokenReplayPolicy(new Map(turns.map((t, k) => [k, t])), env.tokenizer, { stopIds: env.stopIds, capacity, version: item.policy_version });
   const { shouldStop: _s, onTurn: _t, onEnd: _e, timeline: _tl, gate: _g, ...quiet } = env.episodes as EpisodeOptions & Record<string, unknown>;
   const rebuilt = await runEpisodes(
@@ -151,14 +155,16 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
   }
 
   // 3 and 4. One forward pass over the replayed episodes at the sampling temperature.
+  const t1 = performance.now();
   const eps = rebuilt.map((t) => episodeTokens(t, { maskFormatErrors: false }));
   const rows = packEpisodes(eps, Math.max(8, ...eps.map((e) => e.ids.length)));
   const score = () => scoreActions(env.model, rows, item.temperature);
   const scored = await (env.gate ? env.gate(score) : score());
+  const t2 = performance.now();
   const D = drawCounters(turns);
   const next = new Array<number>(G).fill(0); // action tokens of each episode seen so far
   const slack = env.samplingSlack ?? 1e-3;
-  const stats: VerifyStats = { episodes: G, actionTokens: scored.at.length, maxLogprobError: 0, nearBoundary: 0 };
+  const stats: VerifyStats = { episodes: G, actionTokens: scored.at.length, maxLogprobError: 0, nearBoundary: 0, timing: { replay_ms: t1 - t0, forward_ms: t2 - t1, check_ms: 0 } };
   // The action tokens of episode k in order: turn by turn, token by token (their counters).
   const draws = turns.map((ts) => ts.flatMap((t, ti) => t.ids.map((id, j) => ({ id, counter: D[ti]! + j, claimed: t.logprobs[j]! }))));
   for (let j = 0; j < scored.at.length; j++) {
@@ -174,5 +180,6 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
     stats.maxLogprobError = Math.max(stats.maxLogprobError, err);
   }
   if (next.some((n, k) => n !== draws[k]!.length)) throw new ResultError('replay_mismatch', 'the scored action tokens do not match the claimed turns');
+  stats.timing.check_ms = performance.now() - t2;
   return { trajectories: rebuilt, stats };
 }

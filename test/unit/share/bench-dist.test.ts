@@ -18,5 +18,14 @@ describe.skipIf(noNatsReason)('bench dist', () => {
     expect(r.accepted_per_s).toBeGreaterThan(0);
     expect(r.round_s_alone).toBeGreaterThan(0);
     expect(r.round_s_shared).toBeGreaterThan(0);
+    // Play against verify, per episode, by part: the parts add up to their totals.
+    const p = r.play_per_episode, v = r.verify_per_episode;
+    expect(r.model).toBe('scratch-30k');
+    expect(p.generation_ms).toBeGreaterThan(0);
+    expect(p.sandbox_ms).toBeGreaterThan(0);
+    expect(p.generation_ms + p.sandbox_ms).toBeCloseTo(p.total_ms, 6);
+    for (const part of [v.replay_ms, v.forward_ms, v.check_ms]) expect(part).toBeGreaterThan(0);
+    expect(v.replay_ms + v.forward_ms + v.check_ms).toBeLessThanOrEqual(v.total_ms + 1e-6);
+    expect(r.verify_over_play).toBeCloseTo(v.total_ms / p.total_ms, 9);
   }, 300_000);
 });
