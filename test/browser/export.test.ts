@@ -255,6 +255,8 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     const labels = await page.$$eval('#compare-pass-rate .u-legend .u-label', (ls) => ls.map((l) => l.textContent));
     expect(labels).toEqual(expect.arrayContaining([`${RUN} · expert`, 'continued · expert', `${RUN} · eval pass@1`, 'continued · rollouts']));
     expect(await page.getAttribute('#compare-pass-rate', 'aria-label')).toMatch(/export-src expert .*continued expert/);
+    // Over minutes since each run started, as the live view draws them.
+    expect(await page.getAttribute('#compare-pass-rate', 'aria-label')).toMatch(/ at [\d.]+ min/);
     const inked = await page.$eval('#compare-pass-rate canvas', (c) => {
       const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height).data;
       let n = 0;
