@@ -28,7 +28,8 @@ export function contributeApi(open: (choice: BackendChoice) => Promise<OpenedBac
           const m = (e as Error).message || (e as Error).name || '';
           const why = m ? ` (${m})` : '';
           throw new Error(/auth/i.test(m) ? `the server refused user "${req.user}": check the user and password${why}`
-            : `cannot reach the server at ${req.server}${why}: is the run's server started (\`npx webswe share server\` on the learner's machine prints this address, a user and a password) and this address its WebSocket listener?`);
+            : `cannot reach the server at ${req.server}${why}: is the run's server started (\`npx webswe share server\` on the learner's machine prints this address, a user and a password) and this address its WebSocket listener?` +
+              (req.server.startsWith('wss://') ? ` A server with a self-signed certificate: open ${req.server.replace(/^wss:/, 'https:')} in this browser once and accept it.` : ''));
         }
         try {
           const { be, name } = await open(req.backend ?? 'auto');

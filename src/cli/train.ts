@@ -150,9 +150,9 @@ export async function evalBase(modelDir: string): Promise<Record<string, ConfigV
 const writeJsonFile = (path: string, v: unknown) => writeJsonText(path, JSON.stringify(v, null, 2) + '\n');
 
 /** `--share`: connect as the learner and make the run's DAPO rounds work for contributors. */
-async function openShare(url: string, runText: string, cfg: RunConfig): Promise<{ rollouts: SharedRollouts; close(): Promise<void> }> {
+async function openShare(url: string, runText: string, cfg: RunConfig, ca?: string): Promise<{ rollouts: SharedRollouts; close(): Promise<void> }> {
   const run = runText.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-  const { nc } = await connectServer(url, 'learner');
+  const { nc } = await connectServer(url, 'learner', ca);
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
     limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
     leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
@@ -174,9 +174,10 @@ export function registerTrain(program: Command): void {
     .option('--threads <n>', 'threads of the wasm backend (default: every core); any count gives the same numbers')
     .option('--share <url>', 'make the run shareable: contributors play its DAPO rounds (nats://learner:PASSWORD@HOST:PORT; docs/sharing.md)')
     .option('--share-run <id>', 'the run id contributors join (default: the run folder\'s name)')
+    .option('--share-ca <file>', 'the share server\'s certificate to trust (a self-signed one: `webswe share server` prints its path)')
     .option('--print-config', 'print the resolved config with each field\'s meaning and range, and exit')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; threads?: string; share?: string; shareRun?: string; printConfig?: boolean; json?: boolean }) =>
+    .action((o: { preset: string; seed?: string; out?: string; resume?: string; set?: string[]; backend: string; threads?: string; share?: string; shareRun?: string; shareCa?: string; printConfig?: boolean; json?: boolean }) =>
       runCommand(async () => {
         let cfg: RunConfig;
         let dir: string;
@@ -215,7 +216,7 @@ export function registerTrain(program: Command): void {
         }
         const { be, name } = await openBackend(o.backend, o.threads, { cfg, ...runShape(cfg, pretrained?.config) });
         process.stderr.write(`webswe: run ${dir} · backend ${name} · ${trainTasks.length} training / ${testTasks.length} test tasks\n`);
-        const shared = o.share ? await openShare(o.share, o.shareRun ?? basename(resolve(dir)), cfg) : undefined;
+        const shared = o.share ? await openShare(o.share, o.shareRun ?? basename(resolve(dir)), cfg, o.shareCa) : undefined;
         const bar = progressReporter();
         let stopping = false;
         const onSignal = () => {

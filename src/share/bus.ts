@@ -33,14 +33,15 @@ export const OUTAGE_MS = 60_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(() => r(), ms));
 
 /** `op`, again every second while it fails, until it succeeds or OUTAGE_MS have passed; permission
- *  errors are not outages and fail at once. */
+ *  errors and a store that does not exist (a run whose learner has not started) are answers, not
+ *  outages, and fail at once. */
 export async function retrying<R>(op: () => Promise<R>, outageMs = OUTAGE_MS): Promise<R> {
   const t0 = performance.now();
   for (;;) {
     try {
       return await op();
     } catch (e) {
-      if (/permission/i.test(String((e as Error).message)) || performance.now() - t0 > outageMs) throw e;
+      if (/permission|object store not found/i.test(String((e as Error).message)) || performance.now() - t0 > outageMs) throw e;
       await sleep(1000);
     }
   }

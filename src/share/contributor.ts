@@ -41,7 +41,7 @@ export type ContributorEvent =
   /** The run's learner has not published its manifest yet. */
   | { kind: 'waiting'; seconds: number }
   /** The learner's verdicts on this contributor's results so far (its tallies, after each of its rounds). */
-  | { kind: 'acceptance'; accepted: number; rejected: number };
+  | { kind: 'acceptance'; accepted: number; rejected: number; /** Rejections by reason (protocol.ts REJECT_REASONS). */ byReason: Record<string, number> };
 
 export interface ContributeSummary {
   items: number;
@@ -92,7 +92,7 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
     const mine = (await o.bus.getTallies().catch(() => null))?.[o.user];
     if (!mine || JSON.stringify(mine) === told) return;
     told = JSON.stringify(mine);
-    o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0) });
+    o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0), byReason: { ...mine.rejected } });
   };
   while (!o.shouldStop?.() && !(o.maxItems && sum.items >= o.maxItems)) {
     const w = await o.bus.nextWork(2000);

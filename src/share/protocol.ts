@@ -120,6 +120,20 @@ export type RejectReason =
 
 export const REJECT_REASONS: readonly RejectReason[] = ['oversized', 'malformed', 'unknown_item', 'duplicate', 'stale', 'wrong_episodes', 'replay_mismatch', 'reward_mismatch', 'logprob_mismatch', 'not_sampled'];
 
+/** What each rejection means, in words for the contributor who sent the result. */
+export const REJECT_WORDS: Readonly<Record<RejectReason, string>> = Object.freeze({
+  oversized: 'larger than the server takes',
+  malformed: 'not a well-formed result',
+  unknown_item: 'for a work item the learner did not hand out',
+  duplicate: 'the item was answered already',
+  stale: 'played with an older policy version than the item asked for',
+  wrong_episodes: 'not the episodes of the item (task, seed or count)',
+  replay_mismatch: "the learner's replay in its own sandbox gave other tokens",
+  reward_mismatch: "the learner's grading gave another reward",
+  logprob_mismatch: "a behaviour log-prob differs from the learner's beyond the tolerance",
+  not_sampled: "a token is not the seeded sampler's draw (a different backend or build can cause this)",
+});
+
 export class ResultError extends Error {
   constructor(
     readonly reason: RejectReason,

@@ -7,6 +7,9 @@
 //   subscribe its own inbox prefix _INBOX_<user>.> (replies come there; no one else's).
 // Nothing else: no stream or consumer create/update/delete/purge, no object writes, no subscribing to
 // results, no publishing on another contributor's subject. The integration test tries each of these.
+// With a certificate, both listeners speak TLS only (a page served over https can open only wss://); the
+// pid file lets `webswe share revoke` make the running server reload its users (SIGHUP), which closes a
+// revoked contributor's connection without a restart.
 import { OBJECT_BUCKET, WORK_STREAM, checkToken } from './protocol.ts';
 
 export interface ServerUser {
@@ -25,6 +28,10 @@ export interface ServerConfigOptions {
   /** Largest message the server accepts (bytes): above the learner's own result limit, so that oversized
    *  results reach the learner and are counted there. */
   maxPayload?: number;
+  /** TLS on the client and WebSocket listeners (PEM paths); without it both are plain (loopback only). */
+  tls?: { cert: string; key: string };
+  /** Where the server writes its pid (what a reload is signalled to). */
+  pidFile?: string;
 }
 
 /** The inbox prefix a contributor must connect with (its replies arrive there). */
@@ -61,11 +68,14 @@ export function serverConfig(o: ServerConfigOptions): string {
   return [
     '# nats-server configuration of a webswe shared-run server (written by `webswe share config`).',
     `port: ${o.port}`,
+    ...(o.pidFile ? [`pid_file: ${q(o.pidFile)}`] : []),
+    ...(o.tls ? [`tls { cert_file: ${q(o.tls.cert)}, key_file: ${q(o.tls.key)}, timeout: 5 }`] : []),
     ...(o.httpPort ? [`http_port: ${o.httpPort}`] : []),
     `max_payload: ${o.maxPayload ?? 8 * 1024 * 1024}`,
     `jetstream { store_dir: ${q(o.storeDir)}, max_memory_store: 256MB, max_file_store: 8GB }`,
-    '# Browsers connect here (ws://). Put TLS in front of it (or set tls {}) before exposing it beyond localhost.',
-    `websocket { port: ${o.websocketPort}, no_tls: true }`,
+    ...(o.tls
+      ? ['# Browsers connect here (wss://).', `websocket { port: ${o.websocketPort}, tls { cert_file: ${q(o.tls.cert)}, key_file: ${q(o.tls.key)} } }`]
+      : ['# Browsers connect here (ws://): plain, for loopback only; a certificate (webswe share server makes one) turns on wss://.', `websocket { port: ${o.websocketPort}, no_tls: true }`]),
     'accounts {',
     '  WEBSWE {',
     '    jetstream: enabled',

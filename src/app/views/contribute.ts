@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { ContributeListener } from '../../../workers/trainer.api.ts';
 import { trainer } from '../client.ts';
 import { el } from '../dom.ts';
+import { REJECT_WORDS, type RejectReason } from '../../share/protocol.ts';
 
 /** The join link's fields, from the hash's query (#/contribute?server=…). */
 export function joinFields(hash: string): Record<'server' | 'run' | 'user' | 'pass', string> {
@@ -50,7 +51,8 @@ export function renderContribute(root: HTMLElement): () => void {
     }
     if (e.kind === 'acceptance') {
       const total = e.accepted + e.rejected;
-      acceptance.textContent = `The learner accepted ${e.accepted} of your ${total} results (${total ? Math.round((100 * e.accepted) / total) : 0} %)${e.rejected ? `; it rejected ${e.rejected}` : ''}.`;
+      const why = Object.entries(e.byReason ?? {}).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r.replace('_', ' ')}: ${REJECT_WORDS[r as RejectReason] ?? r}`);
+      acceptance.textContent = `The learner accepted ${e.accepted} of your ${total} results (${total ? Math.round((100 * e.accepted) / total) : 0} %)${e.rejected ? `; it rejected ${e.rejected} (${why.join('; ')})` : ''}.`;
       acceptance.dataset.accepted = String(e.accepted);
       acceptance.dataset.rejected = String(e.rejected);
     }

@@ -1,6 +1,7 @@
 // The shared run from the terminal: `webswe share config` writes a nats-server config that the real
-// server accepts (and whose users the permissions name); a `webswe train --share` learner and a
-// `webswe contribute` process, two real node processes, play a nano DAPO iteration through that server,
+// server accepts (and whose users the permissions name), TLS on both listeners with a self-signed
+// certificate; a `webswe train --share … --share-ca` learner and a `webswe contribute … --ca` process, two
+// real node processes, play a nano DAPO iteration through that server over TLS,
 // and the run folder's contributors.json credits the contributor with every group. Bad input (an http URL,
 // a wrong password, a run id that is not a subject token) is one line naming the fix.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -38,22 +39,23 @@ describe.skipIf(noNatsReason)('webswe share config, train --share and contribute
     const port = await freePort(), ws = await freePort();
     const cfg = spawnSync(process.execPath, [BIN, 'share', 'config', '--dir', join(dir, 'server'), '--contributors', '2', '--port', String(port), '--ws-port', String(ws), '--json'], { encoding: 'utf8' });
     expect(cfg.status, cfg.stderr).toBe(0);
-    expect(JSON.parse(cfg.stdout)).toMatchObject({ port, websocket_port: ws, learner: 'learner', contributors: ['c001', 'c002'] });
+    expect(JSON.parse(cfg.stdout)).toMatchObject({ port, websocket_port: ws, learner: 'learner', contributors: ['c001', 'c002'], tls: { self_signed: true } });
     const conf = join(dir, 'server', 'nats.conf');
     expect(spawnSync('nats-server', ['-t', '-c', conf], { encoding: 'utf8' }).status).toBe(0); // the server's own config check
-    const users = JSON.parse(readFileSync(join(dir, 'server', 'users.json'), 'utf8')) as { learner: { password: string }; contributors: { user: string; password: string }[] };
+    const users = JSON.parse(readFileSync(join(dir, 'server', 'users.json'), 'utf8')) as { learner: { password: string }; contributors: { user: string; password: string }[]; tls: { cert: string } };
+    const ca = users.tls.cert;
     server = spawn('nats-server', ['-c', conf], { stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 1500));
 
     const out = join(dir, 'run');
     const learner = run([
-      'train', '--backend', 'fast-cpu', '--seed', '2', '--out', out, '--share', `nats://learner:${users.learner.password}@127.0.0.1:${port}`, '--share-run', 'cli1',
+      'train', '--backend', 'fast-cpu', '--seed', '2', '--out', out, '--share', `nats://learner:${users.learner.password}@127.0.0.1:${port}`, '--share-ca', ca, '--share-run', 'cli1',
       ...['model.preset=scratch-30k', 'run.phases=dapo', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl', 'tasks.maxTrain=3',
         'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=2', 'reward.lengthThreshold=1', 'agent.contextTokens=1536', 'agent.actionTokens=48',
         'dapo.iterations=1', 'dapo.tasksPerIteration=2', 'dapo.groupSize=2', 'dapo.filterGroups=false', 'dapo.optimizerSteps=1', 'eval.samples=1', 'dist.roundSeconds=120'].flatMap((s) => ['--set', s]),
     ]);
     const c = users.contributors[0]!;
-    const contributor = run(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'cli1', '--backend', 'fast-cpu', '--idle-exit', '15', '--json']);
+    const contributor = run(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'cli1', '--ca', ca, '--backend', 'fast-cpu', '--idle-exit', '15', '--json']);
     const [l, k] = await Promise.all([learner, contributor]);
     expect(l.status, l.stderr).toBe(0);
     expect(l.stderr).toMatch(/sharing run "cli1"/);
@@ -72,8 +74,9 @@ describe.skipIf(noNatsReason)('webswe share config, train --share and contribute
       return r.stderr;
     };
     expect(await bad(['contribute', '--server', `http://127.0.0.1:${port}`, '--run', 'cli1'])).toMatch(/nats:\/\/ URL/);
-    expect(await bad(['contribute', '--server', `nats://${c.user}:wrong@127.0.0.1:${port}`, '--run', 'cli1'])).toMatch(/refused user "c001"/);
-    expect(await bad(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'a.b'])).toMatch(/subject token/);
+    expect(await bad(['contribute', '--server', `nats://${c.user}:wrong@127.0.0.1:${port}`, '--run', 'cli1', '--ca', ca])).toMatch(/refused user "c001"/);
+    expect(await bad(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'cli1'])).toMatch(/does not trust .*pass --ca/);
+    expect(await bad(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'a.b', '--ca', ca])).toMatch(/subject token/);
     expect(existsSync(join(out, 'weights', 'dapo', 'model.safetensors'))).toBe(true);
   }, 300_000);
 });
