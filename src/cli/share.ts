@@ -73,6 +73,17 @@ function renderServerConfig(files: ServerFiles): void {
   writeFileSync(join(files.dir, 'users.json'), JSON.stringify(files, null, 2) + '\n', { mode: 0o600 });
 }
 
+/** Whether process `pid` is a nats-server (a stale pid file may name a pid reused by another program, which
+ *  must not be sent SIGHUP). */
+function isNatsServer(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nats-server');
+  } catch {
+    const r = spawnSync('ps', ['-p', String(pid), '-o', 'comm='], { encoding: 'utf8' });
+    return !r.error && r.stdout.includes('nats-server');
+  }
+}
+
 /** Remove contributor `user`; a server running on these files reloads its users at once (SIGHUP to its pid),
  *  which closes the user's connections. Returns whether a running server was told. */
 export function revokeContributor(dir: string, user: string): { reloaded: number | null } {
@@ -87,7 +98,7 @@ export function revokeContributor(dir: string, user: string): { reloaded: number
   renderServerConfig(files);
   const pidFile = join(files.dir, 'nats.pid');
   const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
-  if (!Number.isInteger(pid) || pid <= 0) return { reloaded: null };
+  if (!Number.isInteger(pid) || pid <= 0 || !isNatsServer(pid)) return { reloaded: null };
   try {
     process.kill(pid, 'SIGHUP');
     return { reloaded: pid };

@@ -2,7 +2,7 @@
 // with a self-signed certificate made for this machine, clients that trust it only when told to (--ca), a
 // certificate and key given by path checked against each other, and a contributor revoked while connected:
 // its connection is closed by the running server's reload and its next connect refused, the others untouched.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,8 @@ describe.skipIf(noNatsReason)('the share server over TLS, with revocation', () =
     // --plain: no TLS, the WebSocket listener plain (loopback only).
     expect(writeServerFiles(dir, { contributors: 1, port: 4222, websocketPort: 8080, plain: true }).tls).toBeUndefined();
     expect(readFileSync(join(dir, 'nats.conf'), 'utf8')).toMatch(/no_tls: true/);
+    // A stale pid file naming another program (here: this test's own process) gets no SIGHUP.
+    writeFileSync(join(dir, 'nats.pid'), String(process.pid));
+    expect(revokeContributor(dir, 'c001')).toEqual({ reloaded: null });
   });
 });
