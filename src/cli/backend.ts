@@ -18,7 +18,7 @@ import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { WebGpuBackend } from '../ops/webgpu/backend.ts';
-import { autoKey, autoRatesOf, chooseAuto, measurementShape, shapeKey, type AutoAdapter, type AutoCache, type AutoDecision } from '../rl/auto-backend.ts';
+import { autoKey, autoRatesOf, chooseAuto, measurementShape, ruleChoice, shapeKey, type AutoAdapter, type AutoCache, type AutoDecision } from '../rl/auto-backend.ts';
 import type { RunConfig } from '../rl/config.ts';
 import { measureRates } from '../rl/throughput.ts';
 import { UserError } from './output.ts';
@@ -42,8 +42,8 @@ export function autoAdapter(adapter: GPUAdapter | null, reason?: string): AutoAd
 /** What `--backend auto` runs on with no run to measure, given what Dawn offers, and why (one line for a person). */
 export function autoChoice(adapter: GPUAdapter | null, reason?: string): { backend: 'webgpu' | 'wasm'; why: string } {
   const a = autoAdapter(adapter, reason);
-  if (a.kind === 'none') return { backend: 'wasm', why: `no WebGPU adapter (${a.reason})` };
-  if (a.kind === 'fallback') return { backend: 'wasm', why: `the only WebGPU adapter is a software fallback (${a.name}); the WASM CPU backend is faster there (--backend webgpu to force it)` };
+  const rule = ruleChoice(a);
+  if (rule || a.kind === 'none') return rule!;
   return { backend: 'webgpu', why: `a hardware adapter (${a.name}); a run measures its own shape on it and on wasm before it picks` };
 }
 

@@ -10,7 +10,7 @@
 // measured either: WGSL emulated on the CPU cores WASM would use is many times slower at every shape
 // `webswe bench train --backend webgpu,wasm` has measured, so measuring it would only spend seconds.
 // Ties go to WASM (the CPU path is the same on every machine).
-import type { ModelConfig } from '../model/config.ts';
+import { paramCount, type ModelConfig } from '../model/config.ts';
 import type { LoraConfig } from '../model/lora.ts';
 import { modelPreset } from '../model/presets.ts';
 import type { ModelShape } from '../model/shapes.ts';
@@ -66,9 +66,7 @@ export const SLICE_ABOVE_PARAMS = 50e6;
 
 /** The model a measurement runs: the shape itself, or its two-block slice when it is large. */
 export function measurementShape(name: string, config: ModelConfig, lora?: LoraConfig): ModelShape {
-  const blockParams = config.hiddenSize * (config.hiddenSize * 4 + config.intermediateSize * 3);
-  const params = config.vocabSize * config.hiddenSize + config.numLayers * blockParams;
-  const sliced = params > SLICE_ABOVE_PARAMS && config.numLayers > 2;
+  const sliced = paramCount(config) > SLICE_ABOVE_PARAMS && config.numLayers > 2;
   return {
     name: sliced ? `${name} (2 of ${config.numLayers} blocks)` : name,
     description: 'the run\'s model as auto measures it',
@@ -108,6 +106,15 @@ export function measuredWhy(m: AutoMeasured, shape: string, cached: boolean): st
     `(generation ${fmtRate(m.webgpu.genTokensPerS)} vs ${fmtRate(m.wasm.genTokensPerS)} tokens/s, training ${fmtRate(m.webgpu.trainTokensPerS)} vs ${fmtRate(m.wasm.trainTokensPerS)} tokens/s, webgpu vs wasm)`;
 }
 
+/** The choice that needs no measurement: WASM without an adapter or on a software fallback; null on a hardware adapter. */
+export function ruleChoice(a: AutoAdapter): AutoDecision | null {
+  if (a.kind === 'none') return { backend: 'wasm', why: `no WebGPU adapter (${a.reason})` };
+  if (a.kind === 'fallback') {
+    return { backend: 'wasm', why: `the only WebGPU adapter is a software fallback (${a.name}); the WASM CPU backend is faster there (--backend webgpu to force it)` };
+  }
+  return null;
+}
+
 /**
  * Decide what `auto` opens. `measure(kind)` times the run's shape on that backend (called only for a
  * hardware adapter, and only when the cache has no pick for this key).
@@ -122,11 +129,8 @@ export async function chooseAuto(o: {
   measure: (kind: AutoBackend) => Promise<ModelRates>;
   cache: AutoCache;
 }): Promise<AutoDecision> {
-  const a = o.adapter;
-  if (a.kind === 'none') return { backend: 'wasm', why: `no WebGPU adapter (${a.reason})` };
-  if (a.kind === 'fallback') {
-    return { backend: 'wasm', why: `the only WebGPU adapter is a software fallback (${a.name}); the WASM CPU backend is faster there (--backend webgpu to force it)` };
-  }
+  const rule = ruleChoice(o.adapter);
+  if (rule) return rule;
   const hit = await o.cache.get(o.key).catch(() => undefined);
   const rates = hit ?? { webgpu: await o.measure('webgpu'), wasm: await o.measure('wasm') };
   if (!hit) await o.cache.set(o.key, rates).catch(() => {});

@@ -3,6 +3,7 @@
 // each, then D decode steps (prefill and decode tokens/s), and an agent turn of uneven lengths with
 // packed rows beside the padded layout. Training: B rows × T tokens, forward + backward + AdamW
 // (tokens/s), over every weight, or over LoRA adapters where the shape trains so (a pretrained shape). Memory: the planner's figure and, on WebGPU, the measured peak.
+import { paramCount } from '../model/config.ts';
 import { KvGenerator } from '../model/generate.ts';
 import { initParams } from '../model/init.ts';
 import { adapterShapes, initAdapters, loraModules } from '../model/lora.ts';
@@ -167,7 +168,7 @@ const LARGE_SHAPE_PARAMS = 20e6;
  */
 export async function measureRates(b: ModelBenchBackend, shape: ModelShape, batch: { trainRows: number; rolloutRows: number }): Promise<{ trainTokensPerS: number; genTokensPerS: number }> {
   const c = shape.config;
-  const large = c.vocabSize * c.hiddenSize + c.numLayers * c.hiddenSize * (4 * c.hiddenSize + 3 * c.intermediateSize) > LARGE_SHAPE_PARAMS;
+  const large = paramCount(c) > LARGE_SHAPE_PARAMS;
   const train = await benchTrain(b, shape, large ? { B: 2, T: 128, steps: 1 } : { B: batch.trainRows, T: 384, steps: 1 });
   const G = large ? Math.min(4, Math.max(1, batch.rolloutRows)) : Math.max(1, batch.rolloutRows), D = 8;
   const [prefill, decode] = await benchGenerate(b, shape, { G, P: large ? 32 : 100, D });
