@@ -3,8 +3,7 @@
 // task of a live run under that, Long Tasks API in test/browser/run.test.ts), and a request made during a
 // pass joins it. A pass starts at most once per `gapMs` — or 4 × the last pass's drawing time, if longer —
 // after the last one ended: a live run sends a metrics row per training step, several a second, and a
-// pass for each of them took most of a core of a two-core machine from the run it draws (docs/learning.md
-// E149). The first pass (a run opened) starts at once. No DOM: tested in node (test/unit/app/pass-pacer.test.ts).
+// pass for each of them took most of a core of a two-core machine from the run it draws. The first pass (a run opened) starts at once. No DOM: tested in node (test/unit/app/pass-pacer.test.ts).
 
 export interface PacerClock {
   now(): number;

@@ -3,7 +3,7 @@
 // at most 1/8 larger than asked. Exact sizes made a pool a churn: prefill and training sizes follow each
 // episode's length, so a released buffer was rarely asked for again — on an H200 a one-minute tiny run
 // destroyed 35 GB of pooled buffers while its live peak was 1.9 GB (docs/gpu-h200.md, second report); in a
-// Chromium tab the copy drills' results, whose length changes every step, were fresh arrays (E150).
+// Chromium tab the copy drills' results, whose length changes every step, were fresh arrays.
 
 /** The class of a buffer of `bytes`: the bytes a pool's buffer for it holds. */
 export function sizeClass(bytes: number): number {

@@ -2,8 +2,8 @@
 // a view on a buffer of n's size class (size-class.ts: at most 1/8 larger) taken from those given back by
 // `recycle` (a WasmBackend's free) when one of that class is kept, else on a new one. Why: a fresh typed
 // array costs far more than zeroing one — in a Chromium worker 40–80 µs for 16–256 KiB, in Node 4–30 µs,
-// against < 1 µs to fill 64 KiB — and a micro training step makes ~1,500 of them (E148); by class, not by
-// exact length, because a step's lengths follow its episodes' (E150: the tab's copy drills, whose results
+// against < 1 µs to fill 64 KiB — and a micro training step makes ~1,500 of them; by class, not by
+// exact length, because a step's lengths follow its episodes' (the tab's copy drills, whose results
 // were fresh arrays every step at exact lengths).
 //
 // Safety: only views f32 made are taken back, each once — a view given back is forgotten, so a second free

@@ -48,8 +48,8 @@ export interface RunEstimate {
 const EXPERT_EPISODE_TOKENS = 380;
 /** Tokens of a copy drill: an expert episode cut after its view, and one `sub` turn. */
 const DRILL_TOKENS = 300;
-/** Drill steps a stage stopped by the copy probe (bc.drillUntil) takes: 1,100-3,100 over six val seeds, mean ~1,900
- *  (docs/learning.md E165); at most bc.drillSteps. */
+/** Drill steps a stage stopped by the copy probe (bc.drillUntil) takes: 1,100-3,100 over six val seeds, mean ~1,900; at most
+ *  bc.drillSteps. */
 const DRILL_STEPS_UNTIL = 1900;
 /** Held-out tasks priced where the config keeps every test task (tasks.maxTest 0) and the caller did not count them. */
 const TEST_TASKS_UNKNOWN = 48;

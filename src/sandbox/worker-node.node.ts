@@ -6,7 +6,7 @@
 // instead of a node start (~85 ms a run in the node sandbox), which is most of a short episode's time.
 // A closed sandbox's process serves a later sandbox when its runner finds its realm as it started (reuse.ts;
 // `verify` on that sandbox's first job, 'dirty' → the job goes to a fresh process): a node start is ~50-75 ms of
-// CPU and an episode needed two, its own and its grading's (docs/learning.md E159).
+// CPU and an episode needed two, its own and its grading's.
 // A process starts from node's startup snapshot of the runner where node can build one (runnerLaunch: the
 // runner compiled and loaded once, ~25 ms of CPU less a process), else from the runner module sent on stdin.
 //

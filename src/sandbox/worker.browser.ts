@@ -108,7 +108,7 @@ let idleCount = 0;
 /**
  * The runner Workers of one sandbox (one episode): one Worker serves its runs one after another and is kept
  * between them (runner.worker.ts), so an episode pays one Worker start, not one a run (~25-40 ms of the
- * browser's serialized time each: docs/learning.md E146). A run cut off (time limit, loop limit, a stop)
+ * browser's serialized time each). A run cut off (time limit, loop limit, a stop)
  * ends its Worker, and the next run takes a fresh one. At most MAX_LIVE Workers run jobs at once (a kept
  * Worker waits for a slot like a new one). What is weaker than a Worker per run: runs of one episode share a
  * Worker, so code that escapes the runner's shims can change what later runs of the same episode report, as

@@ -1,7 +1,7 @@
 // The realm of a runner (a browser Worker, runner.worker.ts, or a confined node process, runner-serve.ts), kept fit
 // to serve another sandbox: the hosts hand a runner whose runs left it as it started to the next episode instead of
-// starting a new one (a Worker start is ~50 ms of the browser's CPU, a node start ~50-75 ms of CPU: docs/learning.md
-// E156, E159). Two parts:
+// starting a new one (a Worker start is ~50 ms of the browser's CPU, a node start ~50-75 ms of CPU).
+// Two parts:
 //  - lockdown(): before any job, the global keeps what Node 20 has and a test may use (ECMAScript's built-ins,
 //    URL, TextEncoder/TextDecoder, structuredClone, atob/btoa, queueMicrotask, the timers, Event/EventTarget,
 //    AbortController, a `performance` and a `crypto` of plain functions; under node also Buffer and the immediates)

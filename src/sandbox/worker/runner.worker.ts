@@ -4,7 +4,7 @@
 // between runs and terminates it at a time limit, at a loop limit or when it is unfit; a Worker whose runs left
 // its realm as it started serves the next sandbox (worker.browser.ts), which is why it is locked down first.
 // data: URLs, not blob: URLs: a blob: URL is made and fetched through the browser process (an IPC each way
-// per module), a data: URL is read in the Worker; a test run 26.6 → 6.4 ms (docs/learning.md E155).
+// per module), a data: URL is read in the Worker; a test run 26.6 → 6.4 ms.
 // Before any job: the runner takes what it needs of the global (postMessage, addEventListener), then
 // lockdown() (realm.ts) takes off the rest of what Node does not have, postMessage and close among them (a
 // forged 'result' or 'exit' would be a forged reward), and the fresh realm is recorded. A job with `verify`
