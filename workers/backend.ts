@@ -57,9 +57,9 @@ let wasm: Promise<WasmBackend> | null = null;
 
 /** The WASM backend on every core, made once per worker (its helper threads live as long as it). Without
  *  SharedArrayBuffer (a page that is not cross-origin isolated) it runs on this thread alone. */
+const wasmThreads = () => (typeof SharedArrayBuffer === 'undefined' ? 1 : webThreads());
 function wasmBackend(): Promise<WasmBackend> {
-  const threads = typeof SharedArrayBuffer === 'undefined' ? 1 : webThreads();
-  return (wasm ??= WasmBackend.create(threads, spawnWebHelper).catch((e) => {
+  return (wasm ??= WasmBackend.create(wasmThreads(), spawnWebHelper).catch((e) => {
     wasm = null;
     throw e;
   }));
@@ -84,7 +84,7 @@ async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>
   const name = [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unnamed';
   const auto = await chooseAuto({
     adapter: { kind: 'hardware', name }, cfg: run.cfg, shape: shape.name, cache: autoCache,
-    key: autoKey(name, shapeKey(shape.config, shape.lora), batch, (await wasmBackend()).threads),
+    key: autoKey(name, shapeKey(shape.config, shape.lora), batch, wasmThreads()),
     measure: async (kind) => {
       const be = kind === 'webgpu' ? gpuBackend(ctx) : await wasmBackend();
       return measureRates({ name: kind, be: be as unknown as Backend<Tensor> }, shape, batch);

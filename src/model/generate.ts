@@ -357,7 +357,10 @@ export class KvGenerator<T extends Tensor> {
         be.free(logits!);
         logits = null;
         // Draw k enters the cache in forward k + 1 (the window's last draw: in the next window's first).
-        if (k < W - 1) logits = this.forwardRows(drawn[k]!.ids, Int32Array.from(len0, (l, b) => (live[b] ? l + k : S + k)), Int32Array.from(len0, (l, b) => (live[b] ? l + k : S + k)), 1, null, rowsOf, drawn[k]!.at ?? undefined);
+        if (k < W - 1) {
+          const at = Int32Array.from(len0, (l, b) => (live[b] ? l + k : S + k)); // one token a row: position = start
+          logits = this.forwardRows(drawn[k]!.ids, at, at, 1, null, rowsOf, drawn[k]!.at ?? undefined);
+        }
       }
       this.readRounds++;
       const read = await Promise.all(drawn.flatMap((d) => [be.read(d.ids), be.read(d.logp)]));
