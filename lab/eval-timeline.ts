@@ -69,7 +69,7 @@ const { be } = await openBackend('wasm', a.threads);
 const policy = await openPolicyModel(be, loaded, a.model);
 const sandbox = timedFactory(runSandbox(cfg, sandboxFactory(cfg.agent.sandbox)));
 const m0 = machine(), own0 = process.cpuUsage(), t0 = performance.now();
-const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox, train: [], test: tasks, episodes: { timeline: new Recording() } }), 'eval');
+const ev = (await evaluate(phaseContext(cfg, be, policy, { sandbox, train: [], test: tasks, episodes: { timeline: new Recording() } }), 'eval'))!; // never stopped: no shouldStop
 const wall = (performance.now() - t0) / 1000, own = process.cpuUsage(own0), m1 = machine();
 const host = (spawner() as unknown as { host: { pid?: number } | null }).host?.pid;
 const [sUser = 0, sSys = 0, rUser = 0, rSys = 0] = host ? procTimes(host) : [];

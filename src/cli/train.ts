@@ -276,6 +276,7 @@ export function registerTrain(program: Command): void {
         const sandbox = runSandbox(cfg, sandboxFactory(cfg.agent.sandbox));
         const ev = await evaluate(phaseContext(cfg, be, policy, { sandbox, train: [], test: tasks }, { progress: (p) => bar.update(p) }), 'eval');
         bar.stop();
+        if (!ev) throw new UserError('the evaluation was stopped before every episode was played');
         const row = { phase: 'eval', ...ev.stats, wall_s: (performance.now() - t0) / 1000 };
         if (o.json) printJson({ phases: [row], model: o.model, tasks: o.tasks });
         else console.log(`pass@1 ${(100 * ev.stats['pass@1']).toFixed(1)} % ± ${(100 * ev.stats['pass@1_std']).toFixed(1)} %, pass@${ev.stats.k} ${(100 * ev.stats['pass@k']).toFixed(1)} % on ${ev.stats.tasks} tasks (${row.wall_s.toFixed(0)} s)`);

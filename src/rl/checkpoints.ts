@@ -1,7 +1,8 @@
 // A run's checkpoints: what a stopped run resumes from, so that it ends with the metrics and weights of an
 // uninterrupted one (wall-clock timings aside). One is written at each phase's end (its weights also kept for
 // good in weights/<phase>/), inside cloning and RFT every run.checkpointSteps steps and when asked to stop, and
-// inside DAPO every run.checkpointEvery iterations. Each holds the weights as a Hugging Face folder keeps them,
+// inside DAPO every run.checkpointEvery iterations, and when a run stops during a phase's evaluation (the phase
+// trained: a resume evaluates it and goes on). Each holds the weights as a Hugging Face folder keeps them,
 // AdamW's moments when inside a phase, and the trainer state (phase, next step, phases done, metrics rows
 // written, results so far).
 import { mergeAdapters } from '../model/lora.ts';
@@ -44,10 +45,15 @@ export class RunCheckpoints<T extends Tensor> {
     return this.state.done.includes(phase);
   }
 
+  /** `phase` trained to its end, its evaluation not yet done (the run stopped during it): resume evaluates. */
+  isTrained(phase: TrainPhase): boolean {
+    return this.state.phase === phase && this.state.extra.trained === phase;
+  }
+
   /** Where `phase` continues when the run stopped inside it (its step, AdamW's moments and step). */
   resumeFor(phase: TrainPhase): PhaseResume | undefined {
     const { ck, state } = this;
-    if (!ck || state.phase !== phase || state.done.includes(phase)) return undefined;
+    if (!ck || state.phase !== phase || state.done.includes(phase) || this.isTrained(phase)) return undefined;
     return { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}) };
   }
 
@@ -69,6 +75,11 @@ export class RunCheckpoints<T extends Tensor> {
     await this.save({ phase, step, done: this.state.done, optimizerStep: opt.step }, opt);
   }
 
+  /** `phase` trained, stopped during its evaluation: the weights, so that a resume only evaluates. */
+  async trained(phase: TrainPhase): Promise<void> {
+    await this.save({ phase, step: 0, done: this.state.done, optimizerStep: 0 }, undefined, undefined, { trained: phase });
+  }
+
   /** At `phase`'s end (after its evaluation): its weights kept for good, the phase marked done. */
   async phaseEnd(phase: TrainPhase): Promise<void> {
     const w = await this.weights();
@@ -76,8 +87,8 @@ export class RunCheckpoints<T extends Tensor> {
     await this.save({ phase, step: 0, done: [...this.state.done, phase], optimizerStep: 0 }, undefined, w);
   }
 
-  private async save(s: Pick<TrainerState, 'phase' | 'step' | 'done' | 'optimizerStep'>, adam?: { m: Map<string, T>; v: Map<string, T> }, w?: PhaseWeights): Promise<void> {
-    this.state = { ...s, metricsCount: this.metricsCount, extra: { results: this.results } };
+  private async save(s: Pick<TrainerState, 'phase' | 'step' | 'done' | 'optimizerStep'>, adam?: { m: Map<string, T>; v: Map<string, T> }, w?: PhaseWeights, extra: Record<string, unknown> = {}): Promise<void> {
+    this.state = { ...s, metricsCount: this.metricsCount, extra: { results: this.results, ...extra } };
     await this.store.saveCheckpoint({
       state: this.state,
       ...(w ?? (await this.weights())),

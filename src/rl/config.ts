@@ -119,6 +119,7 @@ export const FIELDS = [
   f('dist.leaseSeconds', 'int', 120, 'seconds a contributor holds a work item before it goes to another', { min: 5, max: 3600 }),
   f('dist.maxAttempts', 'int', 3, 'issues of one work item (after rejected results) before the learner plays it itself', { min: 1, max: 100 }),
   f('dist.roundSeconds', 'number', 600, 'seconds a round waits for contributors before the learner plays what is missing', { min: 0, max: 86400 }),
+  f('dist.maxOffPolicy', 'int', 0, "DAPO iterations a shared round may be played behind the weights that train on it: 1 issues the next iteration's first round before each update, so contributors play while the learner trains (its ratio is to their behaviour log-probs); 0 plays each round at the present weights. A run nobody shares ignores it", { min: 0, max: 1 }),
 ] as const satisfies readonly FieldSpec[];
 
 /** The config's sections, in FIELDS' order, with the title the CLI's --print-config and the app's form give them
@@ -268,7 +269,6 @@ const RETIRED: Record<string, (v: ConfigValue, saved: Record<string, ConfigValue
   'dapo.stage2ContextTokens': (_, c) => !(Number(c['dapo.stage2Iterations']) > 0),
   'dapo.stage2ClipRatioHigh': (_, c) => !(Number(c['dapo.stage2Iterations']) > 0),
   'dapo.curriculumSolvedFraction': () => true, // read only by the stage-2 curriculum and dapo.pool=solved
-  'dist.maxOffPolicy': () => true, // never read
 };
 
 /**

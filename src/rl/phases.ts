@@ -81,8 +81,13 @@ export interface RoundRequest {
 /** Who plays DAPO's rounds in a shared run: the trajectories in group order, each verified. */
 export interface RemoteRollouts {
   play<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<Trajectory[]>;
+  /** Issue a round now, at the model's present weights (`req.version`), and return at once: contributors play it
+   *  while the learner trains; the `play` of the same label later verifies it against these weights, kept. */
+  prefetch?<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<void>;
   /** Counts since the last call (accepted, rejected by reason, played by the learner), as dist_* metric values. */
   metrics(): Record<string, number>;
+  /** Wall seconds since the last call (the learner waiting for results), for the metrics row's timing. */
+  timing?(): Record<string, number>;
 }
 
 /** The phases of a run, in their order. */
@@ -315,6 +320,9 @@ export const dapoLr = (cfg: RunConfig, step: number): number => constantWithWarm
 export interface DapoState {
   iteration: number;
   optimizerStep: number;
+  /** The policy version the iteration's first round was issued at, when it was issued during the previous
+   *  iteration's update (a shared run with dist.maxOffPolicy 1); else it plays at optimizerStep. */
+  firstRoundVersion?: number;
 }
 
 /** δ in Â = (R − mean) / (std + δ) [verl's epsilon]. */
@@ -348,23 +356,26 @@ export async function dapoUpdate<T extends Tensor>(
   return { steps, lastLr };
 }
 
-/** One generation round of a DAPO iteration: `count` tasks drawn from `pool` (seeded by the
- *  iteration and round), G episodes each from the current weights (policy version `version`);
- *  trajectories group by group. */
+/** Round `round` of DAPO iteration `it`: `count` tasks drawn from `pool` (seeded by the iteration and round), G
+ *  episodes each, as work others can play (one cohort per group, its own policy seed) at policy version `version`. */
+export function roundRequest(cfg: RunConfig, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number): RoundRequest {
+  return {
+    label: `dapo/${it}/${round}`, tasks: new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count), groupSize: cfg.dapo.groupSize,
+    episodeSeed: (g, k) => seedFor(cfg.seed, 'dapo', it, round, g, k),
+    policySeed: (g) => seedFor(cfg.seed, 'dapo-policy', it, round, 'group', g),
+    version, temperature: cfg.dapo.temperature, maxTurns: episodes.maxTurns, contextTokens: episodes.contextTokens,
+  };
+}
+
+/** One generation round of a DAPO iteration (roundRequest's tasks and seeds), G episodes each from the current
+ *  weights (policy version `version`), or in a shared run from contributors; trajectories group by group. */
 export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number): Promise<{ tasks: Task[]; trajectories: Trajectory[] }> {
   const { cfg } = ctx, G = cfg.dapo.groupSize;
-  const tasks = new Rng(seedFor(cfg.seed, 'dapo', it, round)).shuffle([...pool]).slice(0, count);
-  if (ctx.rollouts) {
-    // A shared run: one cohort per group (its own policy seed), played by contributors, verified here.
-    const trajectories = await ctx.rollouts.play(ctx, {
-      label: `dapo/${it}/${round}`, tasks, groupSize: G,
-      episodeSeed: (g, k) => seedFor(cfg.seed, 'dapo', it, round, g, k),
-      policySeed: (g) => seedFor(cfg.seed, 'dapo-policy', it, round, 'group', g),
-      version, temperature: cfg.dapo.temperature, maxTurns: episodes.maxTurns, contextTokens: episodes.contextTokens,
-    });
-    return { tasks, trajectories };
-  }
-  const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'dapo', it, round, g, k) })));
+  const req = roundRequest(cfg, pool, episodes, it, round, count, version);
+  const tasks = [...req.tasks];
+  // A shared run: one cohort per group (its own policy seed), played by contributors, verified here.
+  if (ctx.rollouts) return { tasks, trajectories: await ctx.rollouts.play(ctx, req) };
+  const specs = tasks.flatMap((task, g) => Array.from({ length: G }, (_, k) => ({ task, seed: req.episodeSeed(g, k) })));
   const trajectories = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'dapo-policy', it, round, b), version, cfg.dapo.temperature), ctx.sandbox, episodes, rolloutBatch(cfg, G), (done, total) => ctx.progress({ phase: 'dapo', stage: `rollouts (iteration ${it + 1}, round ${round + 1})`, done, total }));
   return { tasks, trajectories };
 }
@@ -381,7 +392,8 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const ds = await dynamicSample<Group>(
     target,
     async (count, round) => {
-      const { tasks, trajectories: ts } = await dapoRound(ctx, ctx.train, episodes, it, round, count, st.optimizerStep);
+      const version = round === 0 && st.firstRoundVersion !== undefined ? st.firstRoundVersion : st.optimizerStep;
+      const { tasks, trajectories: ts } = await dapoRound(ctx, ctx.train, episodes, it, round, count, version);
       generated = generated.concat(ts);
       return tasks.map((task, g) => {
         const trajs = ts.slice(g * G, (g + 1) * G);
@@ -393,6 +405,15 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
   const rolloutS = (performance.now() - t0) / 1000;
   if (ctx.shouldStop()) return null;
   await ctx.trajectories('dapo', it, generated);
+  // Overlapping rounds (a shared run, dist.maxOffPolicy 1): the next iteration's first round goes out now, at the
+  // weights that played this one, and contributors play it while this update runs. Its episodes are then one
+  // iteration behind the weights that train on them; the update's ratio is to their behaviour log-probs, so the
+  // clip bounds the mismatch as it does within an iteration's mini-batches.
+  st.firstRoundVersion = undefined;
+  if (ctx.rollouts?.prefetch && cfg.dist.maxOffPolicy >= 1 && it + 1 < cfg.dapo.iterations) {
+    await ctx.rollouts.prefetch(ctx, roundRequest(cfg, ctx.train, episodes, it + 1, 0, target, st.optimizerStep));
+    st.firstRoundVersion = st.optimizerStep;
+  }
   // Each episode's tokens carry its group advantage Â = (R − mean) / (std + 1e-6); dapo.refusedTurns = blame keeps a
   // refused command's only when negative. Mini-batches in a fixed order.
   const blame = cfg.dapo.refusedTurns === 'blame';
@@ -435,16 +456,19 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
       rollout_s: rolloutS, ...rollout,
       train_s: trainS, forward_backward_s: sum(steps.map((m) => m.seconds.forwardBackward)), optimizer_s: sum(steps.map((m) => m.seconds.optimizer)),
       train_tokens_per_s: eps.reduce((a, e) => a + e.ids.length, 0) / Math.max(1e-9, trainS),
+      ...(ctx.rollouts?.timing ? ctx.rollouts.timing() : {}),
     },
   };
 }
 
-/** pass@1 (mean ± std over K samples per held-out task) and pass@K on the test split. */
-export async function evaluate<T extends Tensor>(ctx: PhaseContext<T>, phase: string): Promise<{ stats: PassStats; trajectories: Trajectory[] }> {
+/** pass@1 (mean ± std over K samples per held-out task) and pass@K on the test split; null when the run was
+ *  stopped before every sample was played (the partial episodes are dropped; a resumed run evaluates again). */
+export async function evaluate<T extends Tensor>(ctx: PhaseContext<T>, phase: string): Promise<{ stats: PassStats; trajectories: Trajectory[] } | null> {
   const { cfg } = ctx;
   const K = cfg.eval.samples;
   const specs = ctx.test.flatMap((task) => Array.from({ length: K }, (_, k) => ({ task, seed: seedFor(cfg.seed, 'eval', task.instance_id, k) })));
   const ts = await collect(specs, (b) => modelPolicy(ctx, seedFor(cfg.seed, 'eval-policy', phase, b), 0, cfg.eval.temperature), ctx.sandbox, ctx.episodes, rolloutBatch(cfg, K), (done, total) => ctx.progress({ phase, stage: 'eval', done, total }));
+  if (ts.length < specs.length || ctx.shouldStop()) return null;
   const byTask = ctx.test.map((_, i) => ts.slice(i * K, (i + 1) * K).map(solved));
   return { stats: passStats(byTask), trajectories: ts };
 }

@@ -100,13 +100,19 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     const t0 = performance.now();
     be.memory?.().resetPeak(); // the phase's own high-water mark (reported with its evaluation)
     playing = phase === 'base' ? 'expert' : phase;
-    ctx.resume = checkpoints.resumeFor(phase);
-    await TRAIN[phase](ctx);
-    if (stop()) return finish(true);
+    if (!checkpoints.isTrained(phase)) {
+      ctx.resume = checkpoints.resumeFor(phase);
+      await TRAIN[phase](ctx);
+      if (stop()) return finish(true);
+    }
     playing = `eval-${phase}`;
     const ev = await evaluate(ctx, phase);
-    // Stopped during the evaluation: its partial episodes are dropped; resume evaluates again.
-    if (stop()) return finish(true);
+    // Stopped during the evaluation: its partial episodes are dropped; the phase's weights are kept, and a resume
+    // evaluates again.
+    if (!ev || stop()) {
+      await checkpoints.trained(phase);
+      return finish(true);
+    }
     await store.writeTrajectories(`eval-${phase}`, 0, ev.trajectories);
     const row: PhaseRow = { phase, 'pass@1': ev.stats['pass@1'], 'pass@1_std': ev.stats['pass@1_std'], 'pass@k': ev.stats['pass@k'], k: ev.stats.k, tasks: ev.stats.tasks, wall_s: (performance.now() - t0) / 1000 };
     checkpoints.results.push(row);

@@ -5,10 +5,14 @@
 // wins, later ones are duplicates. A rejected item is issued again (attempt + 1) up to maxAttempts, then
 // the learner plays it itself; so does it with whatever is still missing when a round's time is up, so a
 // run never waits forever on contributors that vanished or lie. Counts per reason and per contributor.
+// Overlapping rounds (dist.maxOffPolicy 1): `prefetch` issues a round at the present weights and keeps a copy
+// of them; the learner trains meanwhile, and the `play` of that round later verifies its results (and plays
+// what is missing) with the copy, the weights the contributors were asked to play.
 import { oneAtATime } from '../agent/episode.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { utf8Decode } from '../model/dtypes.ts';
-import { downloadParams } from '../model/params.ts';
+import { downloadParams, uploadParams } from '../model/params.ts';
+import { Transformer } from '../model/transformer.ts';
 import { hfFolderFiles } from '../model/weights.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
@@ -44,12 +48,22 @@ interface Pending {
   issued: number;
 }
 
+/** A round issued ahead of its play: its items, and the weights of its version (a copy the update leaves alone). */
+interface Prefetched<T extends Tensor> {
+  version: number;
+  pending: Map<string, Pending>;
+  model: Transformer<T>;
+}
+
 export class SharedRollouts implements RemoteRollouts {
   readonly tally = new Map<string, ContributorTally>();
   /** Since the last metrics() call. */
   private window = { accepted: 0, rejected: {} as Partial<Record<RejectReason, number>>, playedByLearner: 0, maxLogprobError: 0 };
   private readonly published = new Set<number>();
   private readonly done = new Set<string>();
+  private readonly prefetched = new Map<string, Prefetched<Tensor>>();
+  /** Seconds play() spent waiting for results with nothing to verify (since the last timing() call). */
+  private waitS = 0;
   private results?: Awaited<ReturnType<RunBus['results']>>;
 
   constructor(
@@ -89,29 +103,72 @@ export class SharedRollouts implements RemoteRollouts {
     };
   }
 
-  /** The weights of `version` in the object store (once per version). */
-  private async publishWeights<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<void> {
-    if (this.published.has(version)) return;
+  /** The learner's idle time since the last call: waiting for results with none to verify (timing values). */
+  timing(): Record<string, number> {
+    const w = this.waitS;
+    this.waitS = 0;
+    return { dist_wait_s: w };
+  }
+
+  /** The weights of `version` in the object store (once per version); the weights read, when they had to be. */
+  private async publishWeights<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<Map<string, Float32Array> | undefined> {
+    if (this.published.has(version)) return undefined;
     if (ctx.model.lora) throw new Error('sharing a LoRA run is not supported yet: contributors would need the merged weights of every version');
     const params = await downloadParams(ctx.be, ctx.model.params);
     await this.bus.putWeights(version, hfFolderFiles({ config: ctx.model.c, tensors: params }).get('model.safetensors')!);
     this.published.add(version);
+    return params;
+  }
+
+  /** A round's items on the work queue (attempt 0), in group order. */
+  private async issue(req: RoundRequest): Promise<Map<string, Pending>> {
+    const pending = new Map<string, Pending>();
+    for (const [g, task] of req.tasks.entries()) {
+      const item = workItemOf(this.bus.run, req, g);
+      pending.set(item.item, { item, task, g, issued: performance.now() });
+      await this.bus.publishWork(item);
+    }
+    return pending;
+  }
+
+  /** Issue a round at the model's present weights (`req.version`) and return: contributors play it while the
+   *  learner trains. The weights are copied (one more set of parameters on the backend until the round is
+   *  played), so that its results are verified against what they were played with. */
+  async prefetch<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<void> {
+    if (this.prefetched.has(req.label)) throw new Error(`round ${req.label} was issued already`);
+    const params = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, ctx.model.params));
+    const model = new Transformer(ctx.be, ctx.model.c, uploadParams(ctx.be, ctx.model.c, params));
+    this.prefetched.set(req.label, { version: req.version, pending: await this.issue(req), model: model as Transformer<Tensor> });
   }
 
   /** Play a round through contributors; the trajectories in group order (G per task), every one verified
    *  (or played by the learner). The model's weights must be `req.version`'s while this runs. */
   async play<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<Trajectory[]> {
     if (!this.results) throw new Error('SharedRollouts.play before start()');
+    const ahead = this.prefetched.get(req.label) as Prefetched<T> | undefined;
+    if (ahead) {
+      this.prefetched.delete(req.label);
+      try {
+        if (ahead.version !== req.version) throw new Error(`round ${req.label} was issued at policy version ${ahead.version}, asked for at ${req.version}`);
+        // Its lease counts from now: results that arrived while the learner trained are read before any reissue.
+        const now = performance.now();
+        for (const p of ahead.pending.values()) p.issued = Math.max(p.issued, now);
+        return await this.collect(ctx, req, ahead.pending, ahead.model);
+      } finally {
+        for (const p of ahead.model.params.values()) ctx.be.free(p);
+      }
+    }
     await this.publishWeights(ctx, req.version);
-    const pending = new Map<string, Pending>();
+    return this.collect(ctx, req, await this.issue(req), ctx.model);
+  }
+
+  /** Verify a round's results as they come (against `model`, the weights of req.version), reissue what was
+   *  rejected or lost, and play what contributors did not deliver. */
+  private async collect<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest, pending: Map<string, Pending>, model: Transformer<T>): Promise<Trajectory[]> {
+    const results = this.results!;
     const out: Trajectory[][] = new Array(req.tasks.length);
     const local: Pending[] = [];
-    for (const [g, task] of req.tasks.entries()) {
-      const item = workItemOf(this.bus.run, req, g);
-      pending.set(item.item, { item, task, g, issued: performance.now() });
-      await this.bus.publishWork(item);
-    }
-    const verifier = { model: ctx.model, tokenizer: ctx.tokenizer, stopIds: ctx.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes, limits: this.opts.limits };
+    const verifier = { model, tokenizer: ctx.tokenizer, stopIds: ctx.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes, limits: this.opts.limits };
     const deadline = performance.now() + this.opts.roundSeconds * 1000;
     /** Issue an item again (attempt + 1), or give up on contributors for it. */
     const reissue = async (p: Pending) => {
@@ -176,7 +233,9 @@ export class SharedRollouts implements RemoteRollouts {
       // An item with no verified result a lease after its issue: its contributor vanished, or acked it and
       // sent something no one can read. Issue it again (a late honest result still counts: first one wins).
       for (const p of [...pending.values()]) if (!verifying.has(p.item.item) && performance.now() - p.issued > this.opts.leaseSeconds * 1000) await reissue(p);
-      const r = await this.results.next(Math.min(left, 2000));
+      const w0 = performance.now();
+      const r = await results.next(Math.min(left, 2000));
+      if (!inflight.size) this.waitS += (performance.now() - w0) / 1000;
       if (!r) continue;
       const t: Promise<void> = handle(r).catch((e: unknown) => void (failure ??= e)).finally(() => inflight.delete(t));
       inflight.add(t);
@@ -186,7 +245,7 @@ export class SharedRollouts implements RemoteRollouts {
     if (ctx.shouldStop()) return [];
     // What contributors did not deliver (time is up, or every attempt was rejected): the learner plays it.
     for (const p of [...local, ...pending.values()]) {
-      const res = await playItem({ ...p.item, task: p.task }, { model: ctx.model, tokenizer: ctx.tokenizer, stopIds: ctx.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes });
+      const res = await playItem({ ...p.item, task: p.task }, { model, tokenizer: ctx.tokenizer, stopIds: ctx.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes });
       out[p.g] = res.trajectories as Trajectory[];
       this.done.add(`${p.item.run}/${p.item.item}`);
       this.window.playedByLearner++;

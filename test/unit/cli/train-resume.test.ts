@@ -1,7 +1,7 @@
 // `webswe train` interrupted as a user interrupts it: a real node process gets SIGINT while it clones
 // the expert, writes a checkpoint and exits 130; `--resume` continues from that step and ends with the
 // metrics of an uninterrupted run (timings aside). `--resume` on a folder with no checkpoint refuses
-// in one line instead of starting over.
+// in one line instead of starting over. SIGTERM (`kill`) stops it the same way, with nothing left running.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,8 +23,8 @@ const metrics = (dir: string) =>
     return { phase, step, values };
   });
 
-/** Runs `webswe train`; with `interruptAt`, sends SIGINT once stderr shows that many cloning steps. */
-function train(args: string[], interruptAt?: number): Promise<{ code: number | null; stderr: string; stdout: string }> {
+/** Runs `webswe train`; with `interruptAt`, sends `signal` (SIGINT) once stderr shows that many cloning steps. */
+function train(args: string[], interruptAt?: number, signal: NodeJS.Signals = 'SIGINT'): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [BIN, 'train', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '', stdout = '', sent = false;
@@ -34,7 +34,7 @@ function train(args: string[], interruptAt?: number): Promise<{ code: number | n
       const m = [...stderr.matchAll(/base update: (\d+)\//g)].at(-1);
       if (interruptAt !== undefined && !sent && m && Number(m[1]) >= interruptAt) {
         sent = true;
-        p.kill('SIGINT');
+        p.kill(signal);
       }
     });
     p.on('close', (code) => resolve({ code, stderr, stdout }));
@@ -62,6 +62,18 @@ describe('webswe train: Ctrl-C and --resume', () => {
     expect(metrics(join(root, 'b'))).toEqual(metrics(join(root, 'a')));
     expect(readFileSync(join(root, 'b', 'weights', 'base', 'model.safetensors'))).toEqual(readFileSync(join(root, 'a', 'weights', 'base', 'model.safetensors')));
   }, 600_000);
+
+  it('SIGTERM (a plain `kill` of the command) stops the run as Ctrl-C does, and leaves no process behind', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'webswe-term-')), 'run');
+    const b = await train(['--out', dir, ...SET], 4, 'SIGTERM');
+    expect(b.code, b.stderr).toBe(130);
+    expect(b.stderr).toMatch(/writing a checkpoint.*--resume/);
+    expect(JSON.parse(readFileSync(join(dir, 'checkpoint', 'state.json'), 'utf8'))).toMatchObject({ phase: 'base' });
+    // Nothing still runs on the folder (the command may re-run itself for the GPU driver's environment: that
+    // process got the signal too, and ended before the command did).
+    const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(ps.stdout.split('\n').filter((l) => l.includes(dir))).toEqual([]);
+  }, 300_000);
 
   it('--resume on a folder without a checkpoint exits non-zero with one line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'webswe-nock-'));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
-import { resolveConfig } from '../../../src/rl/config.ts';
+import { flattenConfig, resolveConfig } from '../../../src/rl/config.ts';
 import { train } from '../../../src/rl/trainer.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
@@ -121,6 +121,31 @@ describe('trainer', () => {
     expect(b1.metrics.some((m) => m.phase === 'rft')).toBe(false);
     expect((await b1.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', step: 0, done: ['base'] });
     const b2 = await go(false, b1.dir);
+    expect(b2.metrics).toEqual(a.metrics);
+  }, 600_000);
+
+  it('stopped during an evaluation, it keeps no partial reading and resumes to the same end', async () => {
+    const base = resolveConfig({ ...flattenConfig(cfg), 'run.phases': 'base', 'eval.samples': 2, 'agent.rolloutBatch': 2 });
+    const go = async (stop: boolean, dir = mkdtempSync(join(tmpdir(), 'webswe-evalstop-'))) => {
+      const store = await FileRunStore.open(dir);
+      let evaluated = 0;
+      const r = await train(base, {
+        be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 2), test: tasks.slice(2, 4),
+        events: { progress: (p) => p.stage === 'eval' && (evaluated = p.done), shouldStop: () => stop && evaluated >= 2 },
+      });
+      return { r, dir, store, metrics: (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values })) };
+    };
+    const a = await go(false);
+    const b1 = await go(true);
+    // Two of the four evaluation episodes were played when the stop came: no pass@1 of them, no eval row.
+    expect(b1.r.stopped).toBe(true);
+    expect(b1.r.phases).toEqual([]);
+    expect(b1.metrics.some((m) => m.phase === 'eval-base')).toBe(false);
+    expect((await b1.store.listTrajectorySteps()).map((s) => s.phase)).not.toContain('eval-base');
+    // The phase trained to its end: its checkpoint says so, and the resume only evaluates (no row written twice).
+    expect((await b1.store.loadCheckpoint())?.state).toMatchObject({ phase: 'base', done: [], extra: { trained: 'base' } });
+    const b2 = await go(false, b1.dir);
+    expect(b2.r.phases.map((p) => p['pass@1'])).toEqual(a.r.phases.map((p) => p['pass@1']));
     expect(b2.metrics).toEqual(a.metrics);
   }, 600_000);
 });

@@ -17,7 +17,7 @@ import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.t
 import { inboxPrefix } from '../../../src/share/server-config.ts';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
-import { resolveConfig } from '../../../src/rl/config.ts';
+import { flattenConfig, resolveConfig } from '../../../src/rl/config.ts';
 import { train } from '../../../src/rl/trainer.ts';
 import { sandboxFactory } from '../../../src/sandbox/index.node.ts';
 import { FileRunStore } from '../../../src/store/fs.node.ts';
@@ -47,15 +47,17 @@ const as = (i: number) => {
   return connect({ servers: server.url, user: u.user, pass: u.password, inboxPrefix: inboxPrefix(u.user) });
 };
 
-async function runLearner(run: string, roundSeconds: number) {
+async function runLearner(run: string, roundSeconds: number, runCfg = cfg) {
   const dir = mkdtempSync(join(tmpdir(), 'webswe-share-'));
   const store = await FileRunStore.open(dir);
   const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
   const share = new SharedRollouts(new RunBus(nc, run), { limits, leaseSeconds: 30, maxAttempts: 3, roundSeconds });
   try {
-    const r = await train(cfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
-    const metrics = (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values }));
-    return { r, metrics, share, trajectories: (await store.readTrajectories('dapo', 0)) as Trajectory[] };
+    const r = await train(runCfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
+    const metrics = (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values, timing: m.timing }));
+    const byIteration = [];
+    for (let it = 0; it < runCfg.dapo.iterations; it++) byIteration.push((await store.readTrajectories('dapo', it)) as Trajectory[]);
+    return { r, metrics, share, trajectories: byIteration[0]!, byIteration };
   } finally {
     await nc.close();
   }
@@ -150,6 +152,80 @@ describe.skipIf(noNatsReason)('a shared DAPO iteration', () => {
     expect(shared.r.phases.map((p) => p['pass@1'])).toEqual(alone.r.phases.map((p) => p['pass@1']));
   }, 600_000);
 });
+
+describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => {
+  const overlapCfg = resolveConfig({ ...flatOf(cfg), 'dapo.iterations': 2, 'dist.maxOffPolicy': 1 });
+  const syncCfg = resolveConfig({ ...flatOf(cfg), 'dapo.iterations': 2 });
+  it("the next iteration's round is played with the weights before the update, verified against them; contributors and a hostile one change nothing", async () => {
+    const sync = await runLearner('sync2', 0, syncCfg);
+    const alone = await runLearner('overlap-alone', 0, overlapCfg);
+    // A contributor plays iteration 0's items honestly, then forges the reward of the first item of the round issued
+    // during the update (iteration 1's), which it plays with the weights the item names (version 0). The honest
+    // contributors join after the forgery, so it really happened.
+    const hostile = (async () => {
+      const nc = await as(2);
+      const bus = new RunBus(nc, 'overlap');
+      try {
+        for (;;) {
+          const w = await bus.nextWork(2000).catch(() => null);
+          if (!w) continue;
+          const item = parseWorkItem(w.data);
+          const honest = await playLike(item, bus);
+          const lie = item.item.startsWith('dapo/1/');
+          const sent = lie ? { ...honest, trajectories: (honest.trajectories as Trajectory[]).map((t) => ({ ...t, reward: { ...t.reward, tests: 1, total: 1 } })) } : honest;
+          await bus.publishResult('c3', new TextEncoder().encode(JSON.stringify(sent)));
+          w.ack();
+          if (lie) return item;
+        }
+      } finally {
+        await nc.close();
+      }
+    })();
+    const learner = runLearner('overlap', 120, overlapCfg);
+    const forged = await hostile;
+    const honest = [0, 1].map(async (i) => {
+      const nc = await as(i);
+      try {
+        return await contribute({ bus: new RunBus(nc, 'overlap'), user: `c${i + 1}`, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), idleMs: 10_000 });
+      } finally {
+        await nc.close();
+      }
+    });
+    const shared = await learner;
+    await Promise.all(honest);
+    expect(forged.policy_version).toBe(0);
+    // Iteration 1's episodes were played at version 0 (the weights before iteration 0's update), not at 1.
+    const versions = (ts: Trajectory[]) => [...new Set(ts.map((t) => t.policy_version))];
+    expect(versions(shared.byIteration[0]!)).toEqual([0]);
+    expect(versions(shared.byIteration[1]!)).toEqual([0]);
+    expect(versions(sync.byIteration[1]!)).toEqual([1]);
+    // 0 poisoned: every iteration trained on what the learner alone plays on the same schedule; same metrics.
+    for (const it of [0, 1]) {
+      expect(shared.byIteration[it]!.map((t) => t.tokens!.ids)).toEqual(alone.byIteration[it]!.map((t) => t.tokens!.ids));
+      expect(shared.byIteration[it]!.map((t) => t.reward)).toEqual(alone.byIteration[it]!.map((t) => t.reward));
+    }
+    const rows = (m: typeof shared.metrics) => m.filter((r) => r.phase === 'dapo');
+    expect(rows(shared.metrics).map((r) => withoutDist(r.values))).toEqual(rows(alone.metrics).map((r) => withoutDist(r.values)));
+    expect(shared.r.phases.map((p) => p['pass@1'])).toEqual(alone.r.phases.map((p) => p['pass@1']));
+    const [d0, d1] = rows(shared.metrics);
+    expect(d1!.values.dist_rejected_reward_mismatch).toBe(1);
+    expect(shared.share.tally.get('c3')).toEqual({ accepted: 2, rejected: { reward_mismatch: 1 } });
+    expect(d0!.values.dist_accepted! + d1!.values.dist_accepted!).toBe(4);
+    expect(d0!.values.dist_played_by_learner).toBe(0);
+    expect(d1!.values.dist_played_by_learner).toBe(0);
+    expect(d1!.timing!.dist_wait_s).toBeGreaterThanOrEqual(0);
+    // The same run as the synchronous one up to the first update; after it, the overlapped iteration trains on
+    // episodes one version behind: its first mini-batch's log-probs drift from the behaviour ones, the
+    // synchronous run's do not (they were played by the weights that score them).
+    expect(rows(alone.metrics)[0]!.values).toEqual(rows(sync.metrics)[0]!.values);
+    expect(alone.byIteration[1]!.map((t) => t.tokens!.logprobs)).not.toEqual(sync.byIteration[1]!.map((t) => t.tokens!.logprobs));
+    expect(rows(sync.metrics)[1]!.values.logp_drift).toBeLessThan(1e-4);
+    expect(rows(alone.metrics)[1]!.values.logp_drift).toBeGreaterThan(10 * rows(sync.metrics)[1]!.values.logp_drift!);
+    for (const r of [...rows(alone.metrics), ...rows(sync.metrics)]) expect(Number.isFinite(r.values.loss)).toBe(true);
+  }, 600_000);
+});
+
+const flatOf = (c: typeof cfg) => flattenConfig(c);
 
 /** A contributor's honest play of an item, from the bus alone (manifest and weights). */
 async function playLike(item: ReturnType<typeof parseWorkItem>, bus: RunBus) {
