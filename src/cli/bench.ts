@@ -1,5 +1,6 @@
 // `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio; `bench generate`
 // and `bench train` (model throughput; `bench train --dapo`: a real DAPO iteration's time split).
+import os from 'node:os';
 import { Option, type Command } from 'commander';
 import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
@@ -162,19 +163,36 @@ export function registerModelBench(bench: Command): void {
     .option('--tasks <n>', 'groups per round', '16')
     .option('-G, --group <n>', 'episodes per group', '4')
     .option('--model <shape>', `the learner's from-scratch model shape (${Object.keys(MODEL_PRESETS).join(', ')}; random init)`, 'scratch-30k')
+    .option('--overlap', "instead: a shared DAPO phase (micro's settings and model shape, or --model's, at random init) with dist.maxOffPolicy 0 and then 1, its contributors `webswe contribute` processes (--contributors, default 1 here): the learner's iteration time and idle share in each, and the ratio")
+    .option('--iterations <n>', '--overlap: DAPO iterations of each run (the first is not counted: its round is never issued early)', '4')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; json?: boolean }) =>
+    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
         if (!modelPreset(o.model)) {
           throw new UserError(`--model must be a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"${modelShape(o.model) ? ': a pretrained shape needs its tokenizer, which a shared run takes from the model folder' : ''}`);
         }
-        const { benchDist } = await import('../bench/dist.node.ts');
         const tasks = readTaskFile('public/tasks/level0/train.jsonl', { max: 64, difficulty: 'token', select: 'shortest' });
         const n = (s: string, what: string, min: number) => {
           const v = Number(s);
           if (!Number.isFinite(v) || v < min) throw new UserError(`--${what} must be a number ≥ ${min}, got "${s}"`);
           return v;
         };
+        if (o.overlap) {
+          const { benchOverlap } = await import('../bench/dist-overlap.node.ts');
+          const given = (k: string) => cmd.getOptionValueSource(k) !== 'default';
+          const r = await benchOverlap({
+            tasks, test: tasks.slice(0, 1), contributors: given('contributors') ? Math.round(n(o.contributors, 'contributors', 1)) : 1,
+            iterations: Math.round(n(o.iterations, 'iterations', 2)), tasksPerIteration: given('tasks') ? Math.round(n(o.tasks, 'tasks', 1)) : 8,
+            groupSize: Math.round(n(o.group, 'group', 2)), ...(given('model') ? { model: o.model } : {}), seed: 1,
+            onIteration: (x) => process.stderr.write(`bench: dist --overlap maxOffPolicy ${x.maxOffPolicy}: iteration ${x.iteration + 1} in ${x.seconds.toFixed(1)} s (waited ${x.waitS.toFixed(1)} s)\n`),
+          });
+          if (o.json) return printJson(r);
+          console.log(`shared DAPO phase on loopback · ${r.model} at random init · ${r.contributors} contributor process${r.contributors > 1 ? 'es' : ''} · ${os.availableParallelism()} cores`);
+          for (const x of r.runs) console.log(`dist.maxOffPolicy ${x.max_off_policy}: ${x.iteration_s.toFixed(2)} s an iteration after the first, the learner idle ${(100 * x.idle_share).toFixed(0)} % of it (waiting for results) · accepted ${x.accepted} groups, played by the learner ${x.played_by_learner}`);
+          console.log(`overlapping rounds: ×${r.speedup.toFixed(2)} iterations per second`);
+          process.exit(0);
+        }
+        const { benchDist } = await import('../bench/dist.node.ts');
         const hostile = n(o.hostile, 'hostile', 0);
         if (hostile > 1) throw new UserError(`--hostile is a share in 0..1, got ${hostile}`);
         const r = await benchDist({

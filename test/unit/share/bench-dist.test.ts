@@ -1,7 +1,9 @@
 // `webswe bench dist` in small: 16 simulated contributors (one of each forging kind among them) through a
 // real nats-server; every kept group equals the honest play of its item (0 poisoned), nothing a hostile
-// contributor sent was accepted, and the report carries the figures the README quotes.
+// contributor sent was accepted, and the report carries the figures the README quotes. --overlap: both runs end
+// with every group from the contributor process, and its figures are consistent.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { noNatsReason } from '../../helpers/nats.ts';
 import { describe, expect, it } from 'vitest';
 import { benchDist, HOSTILE_KINDS } from '../../../src/bench/dist.node.ts';
@@ -27,5 +29,31 @@ describe.skipIf(noNatsReason)('bench dist', () => {
     for (const part of [v.replay_ms, v.forward_ms, v.check_ms]) expect(part).toBeGreaterThan(0);
     expect(v.replay_ms + v.forward_ms + v.check_ms).toBeLessThanOrEqual(v.total_ms + 1e-6);
     expect(r.verify_over_play).toBeCloseTo(v.total_ms / p.total_ms, 9);
+  }, 300_000);
+});
+
+describe.skipIf(noNatsReason)('bench dist --overlap', () => {
+  it('runs the shared DAPO phase with and without overlapping rounds, contributors as `webswe contribute` processes', async () => {
+    const { benchOverlap } = await import('../../../src/bench/dist-overlap.node.ts');
+    const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
+    const seen: number[] = [];
+    const r = await benchOverlap({
+      tasks: tasks.slice(0, 3), test: tasks.slice(3, 4), contributors: 1, iterations: 2, tasksPerIteration: 2, groupSize: 2, model: 'scratch-30k', seed: 3,
+      command: [BIN], onIteration: (x) => seen.push(x.maxOffPolicy),
+    });
+    expect(seen).toEqual([0, 0, 1, 1]);
+    expect(r.runs.map((x) => x.max_off_policy)).toEqual([0, 1]);
+    for (const x of r.runs) {
+      // Every group came from the contributor process, verified: none was left to the learner.
+      expect(x).toMatchObject({ accepted: 4, played_by_learner: 0 });
+      expect(x.iterations).toHaveLength(2);
+      for (const i of x.iterations) {
+        expect(i.wait_s).toBeGreaterThanOrEqual(0);
+        expect(i.wait_s).toBeLessThanOrEqual(i.total_s);
+        expect(i.rollout_s + i.train_s).toBeLessThanOrEqual(i.total_s + 1e-6);
+      }
+      expect(x.idle_share).toBeCloseTo(x.iterations[1]!.wait_s / x.iterations[1]!.total_s, 9);
+    }
+    expect(r.speedup).toBeCloseTo(r.runs[0]!.iteration_s / r.runs[1]!.iteration_s, 9);
   }, 300_000);
 });
