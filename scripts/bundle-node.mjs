@@ -77,7 +77,9 @@ fi
 exec "$app/node" "$app/src/cli/webswe.mjs" "$@"
 `);
 chmodSync(join(OUT, 'webswe'), 0o755);
-cpSync(join(ROOT, 'scripts', 'gpu-report.sh'), join(OUT, 'gpu-report.sh'));
-chmodSync(join(OUT, 'gpu-report.sh'), 0o755);
+for (const f of ['gpu-report.sh', 'torch-peer.py']) {
+  cpSync(join(ROOT, 'scripts', f), join(OUT, f));
+  chmodSync(join(OUT, f), 0o755);
+}
 const mib = (p) => (statSync(p).size / 2 ** 20).toFixed(1);
-process.stdout.write(`${OUT}: payload.tar.gz ${mib(join(OUT, 'payload.tar.gz'))} MiB, launcher webswe, gpu-report.sh\n`);
+process.stdout.write(`${OUT}: payload.tar.gz ${mib(join(OUT, 'payload.tar.gz'))} MiB, launcher webswe, gpu-report.sh, torch-peer.py\n`);

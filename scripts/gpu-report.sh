@@ -3,13 +3,15 @@
 # bundle's folder (npm run bundle:node): the adapter, the kernels at large shapes beside TF.js WebGPU, model
 # generation and training throughput for micro and tiny on WebGPU beside the fast CPU backend, a short
 # `train --preset tiny` on WebGPU, and, where Python has `transformers`, the trained checkpoint's log-probs
-# there beside `webswe logprobs`. Everything goes to one Markdown file (default gpu-report.md); each
-# step's failure is written down and the next one runs. STEPS (default all) is a comma list of gpu, adapter,
-# kernels, generate, train, run (the short tiny run and its log-probs beside transformers): a report can be
-# made in parts, each inside a lent machine's per-command limit, appending to one REPORT.
+# there beside `webswe logprobs`; and, where Python has `torch`, the 0.5 B shape (random weights, LoRA r 16) on
+# WebGPU beside PyTorch eager on the same GPU (torch-peer.py: generate at the same batch and lengths, one LoRA
+# training step at the same tokens, peak memory, ours ÷ PyTorch). Everything goes to one Markdown file (default
+# gpu-report.md); each step's failure is written down and the next one runs. STEPS (default all) is a comma list
+# of gpu, adapter, kernels, generate, train, peer, run (the short tiny run and its log-probs beside transformers):
+# a report can be made in parts, each inside a lent machine's per-command limit, appending to one REPORT.
 here=$(cd "$(dirname "$0")" && pwd)
 report=${1:-$here/gpu-report.md}
-steps=,${2:-gpu,adapter,kernels,generate,train,run},
+steps=,${2:-gpu,adapter,kernels,generate,train,peer,run},
 want() { case $steps in *,$1,*) return 0 ;; *) return 1 ;; esac; }
 W="$here/webswe"
 # Presets name their task sets by repository-relative paths (public/tasks/…): run from the unpacked
@@ -43,6 +45,18 @@ for p in scratch-160k scratch-5m; do
   want generate && step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --model "$p" --backend webgpu,wasm,fast-cpu
   want train && step "Training step, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench train --model "$p" --backend webgpu,wasm,fast-cpu
 done
+if want peer; then
+  # The 0.5 B shape on WebGPU (JSON kept for the ratios), then the same model in PyTorch on the same GPU.
+  peer=$(mktemp -d); shape=qwen2.5-coder-0.5b
+  "$W" bench config "$shape" >"$peer/config.json"
+  step "Generation, $shape on WebGPU (G 8, prompt 128, decode 32)" sh -c "\"$W\" bench generate --model $shape --backend webgpu -G 8 --prompt 128 --decode 32 --json | tee $peer/generate.json"
+  step "Training step, $shape on WebGPU (LoRA r 16, B 4 × T 256)" sh -c "\"$W\" bench train --model $shape --backend webgpu --rows 4 --tokens 256 --steps 2 --json | tee $peer/train.json"
+  if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    step "PyTorch eager peer, $shape on the same GPU (ours ÷ PyTorch)" python3 "$here/torch-peer.py" --config "$peer/config.json" --device cuda -G 8 --prompt 128 --decode 32 --rows 4 --tokens 256 --steps 2 --ours "$peer/generate.json,$peer/train.json"
+  else
+    printf '\n## PyTorch eager peer\n\nskipped: no python3 with torch and CUDA on this machine (torch-peer.py needs only torch)\n' >>"$report"
+  fi
+fi
 want run || { printf '\nreport: %s\n' "$report"; exit 0; }
 # GPU memory every 5 s while it runs: a pool or cache that grows shows here before the device refuses.
 mem="$run.mem"; mkdir -p "$(dirname "$run")"

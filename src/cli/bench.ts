@@ -19,6 +19,7 @@ import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type
 import { ConfigError, parseOverrides } from '../rl/config.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
+import { toHfConfig } from '../model/config.ts';
 import { openBackend, refuseOldBackendName } from './backend.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { benchCpuOps, measureCpuPeak, type CpuOpResult, type CpuPeak } from '../bench/cpu-roofline.ts';
@@ -211,6 +212,16 @@ export function registerModelBench(bench: Command): void {
       }),
     );
 
+  bench
+    .command('config <shape>')
+    .description(`print a model shape's config.json in the Hugging Face form (${SHAPE_NAMES.join(', ')}), so that a peer (scripts/torch-peer.py) builds the same model`)
+    .action((name: string) =>
+      runCommand(async () => {
+        const shape = modelShape(name);
+        if (!shape) throw new UserError(`the shape must be one of ${SHAPE_NAMES.join(', ')}, got "${name}"`);
+        printJson({ ...toHfConfig(shape.config), ...(shape.lora ? { webswe_lora: { rank: shape.lora.rank, alpha: shape.lora.alpha, targets: [...shape.lora.targets] } } : {}) });
+      }),
+    );
   bench
     .command('generate')
     .description('prefill and decode tokens/s for G sequences of a from-scratch model shape, with memory')

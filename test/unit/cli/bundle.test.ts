@@ -2,7 +2,8 @@
 // there with no Node on PATH (only sh, tar and gzip), as on a lent GPU machine: `webswe gpu --json`
 // finds the adapter (SwiftShader here), `webswe solve` plays an expert episode whose tests run in the
 // node sandbox on the bundled Node, `bench train` runs a training step on the WASM backend's threads and
-// `bench kernels` the WGSL kernels and the CPU roofline. The folder stays under the issue's 60 MiB.
+// `bench kernels` the WGSL kernels and the CPU roofline; `bench config` gives the PyTorch peer (torch-peer.py,
+// beside gpu-report.sh) its shape. The folder stays under the issue's 60 MiB.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,5 +57,10 @@ describe('npm run bundle:node', () => {
     expect(k.results.some((r) => r.op === 'matmul')).toBe(true);
     expect(k.cpu.peak.all_threads_gflops).toBeGreaterThan(0);
     expect(k.cpu.ops.filter((o) => o.op === 'matmul').length).toBe(8);
+    // The GPU report's peer step: the 0.5 B shape's config.json for torch-peer.py, which travels beside it.
+    const config = spawnSync(join(there, 'webswe'), ['bench', 'config', 'qwen2.5-coder-0.5b'], { env, encoding: 'utf8', timeout: 300_000 });
+    expect(config.status, config.stderr).toBe(0);
+    expect(JSON.parse(config.stdout)).toMatchObject({ model_type: 'qwen2', hidden_size: 896, num_hidden_layers: 24, webswe_lora: { rank: 16 } });
+    expect(statSync(join(there, 'torch-peer.py')).isFile()).toBe(true);
   }, 900_000);
 });
