@@ -24,3 +24,5 @@ declare namespace WebAssembly {
     value: number;
   }
 }
+/** Web Crypto (browsers, workers, Node ≥ 19): the shared-run learner's audit draws and secret (src/share/learner.ts). */
+declare var crypto: { getRandomValues<T extends Uint8Array | Uint32Array>(a: T): T; subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };

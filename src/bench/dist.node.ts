@@ -18,7 +18,7 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Trajectory } from '../agent/trajectory.ts';
 import { RunBus } from '../share/bus.ts';
-import { SharedRollouts, workItemOf } from '../share/learner.ts';
+import { auditDraw, SharedRollouts, workItemOf } from '../share/learner.ts';
 import { startLocalServer } from '../share/local-server.node.ts';
 import { playItem } from '../share/play.ts';
 import { verifyResult } from '../share/verify.ts';
@@ -50,6 +50,8 @@ export interface DistBenchOptions {
   seed: number;
   /** The from-scratch model shape the learner plays and verifies with (random init); default scratch-30k. */
   model?: string;
+  /** dist.auditShare: the share of results whose forward-pass checks run (default 1: all). */
+  audit?: number;
   onRound?(r: { round: number; seconds: number; accepted: number }): void;
 }
 
@@ -88,6 +90,15 @@ export interface DistBenchResult {
   verify_per_episode: VerifyCost;
   /** verify ÷ play: the share of playing the learner spends to accept an episode. */
   verify_over_play: number;
+  audit_share: number;
+  /** Under audits: results audited, contributors banned (by kind: null for an honest one), accepted results
+   *  dropped on a ban, and per hostile contributor whose forgery only an audit catches (logprob, other_seed)
+   *  the forged results that reached a kept group, beside the bound's mean (1 − p)/p. */
+  audited: number;
+  banned: Record<string, number>;
+  dropped: number;
+  forged_kept_per_evader: number;
+  forged_kept_bound: number;
 }
 
 export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
@@ -104,7 +115,9 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
     const learnerNc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     conns.push(learnerNc);
-    const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120 });
+    const auditShare = o.audit ?? 1;
+    const auditSecret = utf8Encode(`bench-audit-${o.seed}`);
+    const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120, auditShare, auditSecret });
     await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config } });
     const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
 
@@ -130,12 +143,14 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
         honest.set(`${req.label}/${g}`, r);
       }
     }
-    // The learner's verification of each honest result, one at a time (as its gate runs them).
+    // The learner's verification of each honest result, one at a time (as its gate runs them), audited as the
+    // learner's draw says for a contributor's result (all of them at audit share 1).
     const verify: VerifyCost = { total_ms: 0, replay_ms: 0, forward_ms: 0, check_ms: 0 };
     for (const req of requests) {
       for (const g of req.tasks.keys()) {
         const v0 = performance.now();
-        const { stats } = await verifyResult(itemOf(req, g), req.tasks[g]!, honest.get(`${req.label}/${g}`)!, { ...playEnv, limits });
+        const audit = await auditDraw(auditSecret, 'c1', `${req.label}/${g}`, 0, auditShare);
+        const { stats } = await verifyResult(itemOf(req, g), req.tasks[g]!, honest.get(`${req.label}/${g}`)!, { ...playEnv, limits, audit });
         verify.total_ms += performance.now() - v0;
         verify.replay_ms += stats.timing.replay_ms, verify.forward_ms += stats.timing.forward_ms, verify.check_ms += stats.timing.check_ms;
       }
@@ -226,16 +241,21 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     stop = true;
     await Promise.all(workers);
 
-    // The headline, checked: every group the learner kept equals the honest play of its item.
+    // The headline, checked: every group the learner kept equals the honest play of its item (its tokens, its
+    // reward and its behaviour log-probs).
     let poisoned = 0;
     for (const a of accepted) {
       for (const g of a.req.tasks.keys()) {
         const h = honest.get(`${a.label}/${g}`)!.trajectories as Trajectory[];
         const got = a.ts.slice(g * o.groupSize, (g + 1) * o.groupSize);
-        const same = got.length === h.length && got.every((t, k) => JSON.stringify(t.tokens!.ids) === JSON.stringify(h[k]!.tokens!.ids) && t.reward.total === h[k]!.reward.total);
+        const same = got.length === h.length && got.every((t, k) => JSON.stringify(t.tokens!.ids) === JSON.stringify(h[k]!.tokens!.ids) && JSON.stringify(t.tokens!.logprobs) === JSON.stringify(h[k]!.tokens!.logprobs) && t.reward.total === h[k]!.reward.total);
         if (!same) poisoned++;
       }
     }
+    const kindOfUser = (user: string) => kindOf(Number(user.slice(1)) - 1);
+    const banned: Record<string, number> = {};
+    for (const [user, t] of share.tally) if (t.banned) banned[kindOfUser(user) ?? 'honest'] = (banned[kindOfUser(user) ?? 'honest'] ?? 0) + 1;
+    const evaders = Array.from({ length: o.contributors }, (_, i) => kindOf(i)).filter((k) => k === 'logprob' || k === 'other_seed').length;
     const groups = accepted.reduce((a, x) => a + x.ts.length / o.groupSize, 0);
     const rejected = Object.fromEntries(REJECT_REASONS.map((r) => [r, m[`dist_rejected_${r}`] ?? 0]).filter(([, n]) => (n as number) > 0));
     const hostileAccepted = [...share.tally].filter(([user]) => kindOf(Number(user.slice(1)) - 1) !== null).reduce((a, [, t]) => a + t.accepted, 0);
@@ -245,6 +265,8 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       accepted_per_s: (m.dist_accepted ?? 0) / seconds, rejected, refused_by_server: refused, played_by_learner: m.dist_played_by_learner ?? 0,
       round_s_shared: roundShared, round_s_alone: roundAlone, ratio_alone_over_shared: roundAlone / roundShared, poisoned, hostile_accepted: hostileAccepted,
       model: shape, play_per_episode: perEpisode(play), verify_per_episode: perEpisode(verify), verify_over_play: verify.total_ms / play.total_ms,
+      audit_share: auditShare, audited: m.dist_audited ?? m.dist_accepted ?? 0, banned, dropped: m.dist_dropped ?? 0,
+      forged_kept_per_evader: evaders ? poisoned / evaders : 0, forged_kept_bound: (1 - auditShare) / auditShare,
     };
   } finally {
     stop = true;

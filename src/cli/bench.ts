@@ -164,10 +164,11 @@ export function registerModelBench(bench: Command): void {
     .option('--tasks <n>', 'groups per round', '16')
     .option('-G, --group <n>', 'episodes per group', '4')
     .option('--model <shape>', `the learner's from-scratch model shape (${Object.keys(MODEL_PRESETS).join(', ')}; random init)`, 'scratch-30k')
+    .option('--audit <share>', "dist.auditShare: the share of results whose sampled tokens and log-probs the learner checks with its forward pass (replay and grading run on every one); below 1 the report adds the bound's figures", '1')
     .option('--overlap', "instead: a shared DAPO phase (micro's settings and model shape, or --model's, at random init) with dist.maxOffPolicy 0 and then 1, its contributors `webswe contribute` processes (--contributors, default 1 here): the learner's iteration time and idle share in each, and the ratio")
     .option('--iterations <n>', '--overlap: DAPO iterations of each run (the first is not counted: its round is never issued early)', '4')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
+    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; audit: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
         if (!modelPreset(o.model)) {
           throw new UserError(`--model must be a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"${modelShape(o.model) ? ': a pretrained shape needs its tokenizer, which a shared run takes from the model folder' : ''}`);
@@ -196,9 +197,11 @@ export function registerModelBench(bench: Command): void {
         const { benchDist } = await import('../bench/dist.node.ts');
         const hostile = n(o.hostile, 'hostile', 0);
         if (hostile > 1) throw new UserError(`--hostile is a share in 0..1, got ${hostile}`);
+        const audit = n(o.audit, 'audit', 0.01);
+        if (audit > 1) throw new UserError(`--audit is a share in 0.01..1, got ${audit}`);
         const r = await benchDist({
           tasks, contributors: Math.round(n(o.contributors, 'contributors', 1)), hostile, rounds: Math.round(n(o.rounds, 'rounds', 1)),
-          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1, model: o.model,
+          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1, model: o.model, audit,
           onRound: (x) => process.stderr.write(`bench: dist round ${x.round + 1}: ${x.accepted} groups in ${x.seconds.toFixed(1)} s\n`),
         });
         if (o.json) return printJson(r);
@@ -207,6 +210,10 @@ export function registerModelBench(bench: Command): void {
         console.log(`round: ${r.round_s_shared.toFixed(2)} s shared (the learner verifying) vs ${r.round_s_alone.toFixed(2)} s the learner playing it alone (×${r.ratio_alone_over_shared.toFixed(2)})`);
         console.log(`poisoned groups: ${r.poisoned} (checked: every kept group against the honest play of its item) · accepted from hostile contributors: ${r.hostile_accepted}`);
         const p = r.play_per_episode, v = r.verify_per_episode, ms = (x: number) => `${x.toFixed(1)} ms`;
+        if (r.audit_share < 1) {
+          console.log(`audits: ${(100 * r.audit_share).toFixed(0)} % of results (${r.audited} audited) · banned: ${Object.entries(r.banned).map(([k, c]) => `${c} ${k}`).join(', ') || 'none'} · accepted results dropped on a ban: ${r.dropped}`);
+          console.log(`forged results in kept groups per contributor forging what only an audit catches (logprob, other_seed): ${r.forged_kept_per_evader.toFixed(2)} (the bound's mean (1 − p)/p: ${r.forged_kept_bound.toFixed(2)})`);
+        }
         console.log(`per episode at ${r.model}, measured apart: play ${ms(p.total_ms)} (generation ${ms(p.generation_ms)}, sandbox and grading ${ms(p.sandbox_ms)}) · verify ${ms(v.total_ms)} (sandbox replay and grading ${ms(v.replay_ms)}, log-prob forward ${ms(v.forward_ms)}, sampler and log-prob checks ${ms(v.check_ms)}) · verify/play ${(100 * r.verify_over_play).toFixed(0)} %`);
         process.exit(0);
       }),

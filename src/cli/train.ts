@@ -155,7 +155,8 @@ async function openShare(url: string, runText: string, cfg: RunConfig, ca?: stri
   const { nc } = await connectServer(url, 'learner', ca);
   const rollouts = new SharedRollouts(new RunBus(nc, run), {
     limits: { maxResultBytes: cfg.dist.maxResultBytes, logprobTolerance: cfg.dist.logprobTolerance },
-    leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds,
+    leaseSeconds: cfg.dist.leaseSeconds, maxAttempts: cfg.dist.maxAttempts, roundSeconds: cfg.dist.roundSeconds, auditShare: cfg.dist.auditShare,
+    onBan: (user, why) => process.stderr.write(`\nwebswe: contributor ${user} was caught by an audit (${why}); its results are refused from now on. Revoke its account on the server: webswe share revoke ${user}\n`),
   });
   process.stderr.write(`webswe: sharing run "${run}": contributors join with  webswe contribute --server nats://USER:PASSWORD@HOST:PORT --run ${run}\n`);
   return { rollouts, close: () => nc.close() };

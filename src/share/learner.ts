@@ -5,12 +5,19 @@
 // wins, later ones are duplicates. A rejected item is issued again (attempt + 1) up to maxAttempts, then
 // the learner plays it itself; so does it with whatever is still missing when a round's time is up, so a
 // run never waits forever on contributors that vanished or lie. Counts per reason and per contributor.
+// Audits (dist.auditShare p < 1): every result's replay and grading run, the forward pass that checks its sampled
+// tokens and behaviour log-probs only on a share p drawn after receipt from a secret of this learner (SHA-256 of
+// secret, user, item, attempt), which contributors cannot predict. A contributor caught by an audit is banned: its
+// later results are refused, and its unaudited results of the round being collected are dropped and issued again.
+// So each forged result is audited with probability p independently of the forger's choices, and the forgeries a
+// contributor gets accepted before its first audited one are geometric: (1 − p)/p on average, P(≥ k) = (1 − p)^k.
+// (Rounds already trained on are not undone.)
 // Overlapping rounds (dist.maxOffPolicy 1): `prefetch` issues a round at the present weights and keeps a copy
 // of them; the learner trains meanwhile, and the `play` of that round later verifies its results (and plays
 // what is missing) with the copy, the weights the contributors were asked to play.
 import { oneAtATime } from '../agent/episode.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
-import { utf8Decode } from '../model/dtypes.ts';
+import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
 import { Transformer } from '../model/transformer.ts';
 import { hfFolderFiles } from '../model/weights.ts';
@@ -30,11 +37,29 @@ export interface SharedRunOptions {
   maxAttempts: number;
   /** Seconds a round waits for results before the learner plays what is missing. */
   roundSeconds: number;
+  /** Share of results audited (checks 3 and 4 of verify.ts); default 1: every result. */
+  auditShare?: number;
+  /** The audit draws' secret (default: random, this learner's own). */
+  auditSecret?: Uint8Array;
+  /** A contributor was caught by an audit (the CLI says how to revoke its account). */
+  onBan?(user: string, why: string): void;
 }
 
 export interface ContributorTally {
   accepted: number;
   rejected: Partial<Record<RejectReason, number>>;
+  /** Caught by an audit: every later result refused. */
+  banned?: boolean;
+}
+
+/** Whether the result of (user, item, attempt) is audited: SHA-256(secret ‖ user ‖ item ‖ attempt) read as u ∈ [0, 1), u < p. */
+export async function auditDraw(secret: Uint8Array, user: string, item: string, attempt: number, p: number): Promise<boolean> {
+  if (p >= 1) return true;
+  const text = utf8Encode(`\u0000${user}\u0000${item}\u0000${attempt}`);
+  const bytes = new Uint8Array(secret.length + text.length);
+  bytes.set(secret), bytes.set(text, secret.length);
+  const h = new DataView(await crypto.subtle.digest('SHA-256', bytes));
+  return h.getUint32(0) / 2 ** 32 < p;
 }
 
 /** Results verified at once (their sandbox replays overlap; forward passes take turns). */
@@ -58,7 +83,9 @@ interface Prefetched<T extends Tensor> {
 export class SharedRollouts implements RemoteRollouts {
   readonly tally = new Map<string, ContributorTally>();
   /** Since the last metrics() call. */
-  private window = { accepted: 0, rejected: {} as Partial<Record<RejectReason, number>>, playedByLearner: 0, maxLogprobError: 0 };
+  private window = { accepted: 0, rejected: {} as Partial<Record<RejectReason, number>>, playedByLearner: 0, maxLogprobError: 0, audited: 0, banned: 0, dropped: 0 };
+  private readonly auditShare: number;
+  private readonly auditSecret: Uint8Array;
   private readonly published = new Set<number>();
   private readonly done = new Set<string>();
   private readonly prefetched = new Map<string, Prefetched<Tensor>>();
@@ -69,7 +96,10 @@ export class SharedRollouts implements RemoteRollouts {
   constructor(
     readonly bus: RunBus,
     readonly opts: SharedRunOptions,
-  ) {}
+  ) {
+    this.auditShare = opts.auditShare ?? 1;
+    this.auditSecret = opts.auditSecret ?? crypto.getRandomValues(new Uint8Array(32));
+  }
 
   /** Streams, consumers, the manifest: before the first round (a restarted learner finds them there). */
   async start(manifest: Omit<RunManifest, 'format' | 'version' | 'run' | 'limits'>): Promise<void> {
@@ -77,7 +107,7 @@ export class SharedRollouts implements RemoteRollouts {
     await this.bus.setUp({ leaseSeconds: this.opts.leaseSeconds, maxDeliver: -1 });
     await this.bus.putManifest({ format: 'webswe-run-manifest', version: 1, run: this.bus.run, limits: this.opts.limits, ...manifest });
     // A restarted learner continues its contributors' counts from the last round's tallies.
-    for (const [user, t] of Object.entries((await this.bus.getTallies()) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected } });
+    for (const [user, t] of Object.entries((await this.bus.getTallies()) ?? {})) if (!this.tally.has(user)) this.tally.set(user, { accepted: t.accepted, rejected: { ...t.rejected }, ...((t as ContributorTally).banned ? { banned: true } : {}) });
     this.results = await this.bus.results();
   }
 
@@ -91,7 +121,7 @@ export class SharedRollouts implements RemoteRollouts {
   /** Counts since the last call, as metric values (dist_*). */
   metrics(): Record<string, number> {
     const w = this.window;
-    this.window = { accepted: 0, rejected: {}, playedByLearner: 0, maxLogprobError: 0 };
+    this.window = { accepted: 0, rejected: {}, playedByLearner: 0, maxLogprobError: 0, audited: 0, banned: 0, dropped: 0 };
     const rejected = Object.values(w.rejected).reduce((a, b) => a + (b ?? 0), 0);
     return {
       dist_accepted: w.accepted,
@@ -100,6 +130,7 @@ export class SharedRollouts implements RemoteRollouts {
       dist_played_by_learner: w.playedByLearner,
       dist_max_logprob_error: w.maxLogprobError,
       dist_contributors: this.tally.size,
+      ...(this.auditShare < 1 ? { dist_audited: w.audited, dist_banned: w.banned, dist_dropped: w.dropped } : {}),
     };
   }
 
@@ -188,12 +219,32 @@ export class SharedRollouts implements RemoteRollouts {
     // verifications' timing falls: `verifying` maps an item to the last verification in its line.
     const verifying = new Map<string, Promise<void>>();
     const gate = oneAtATime();
+    // Results accepted without an audit in this round, by item: a ban drops its contributor's.
+    const unaudited = new Map<string, { user: string; p: Pending }>();
+    const ban = async (user: string, why: string) => {
+      const t = this.tally.get(user) ?? { accepted: 0, rejected: {} };
+      if (t.banned) return;
+      this.tally.set(user, { ...t, banned: true });
+      this.window.banned++;
+      this.opts.onBan?.(user, why);
+      for (const [item, a] of [...unaudited]) {
+        if (a.user !== user) continue;
+        unaudited.delete(item);
+        delete out[a.p.g];
+        this.done.delete(`${this.bus.run}/${item}`);
+        pending.set(item, a.p);
+        this.window.dropped++;
+        await reissue(a.p);
+      }
+    };
     const handle = async (r: IncomingResult): Promise<void> => {
       let id: string | undefined;
       let turn: Promise<void> | undefined;
       let release = () => {};
+      let audited = true;
       try {
         const msg = parseResultMessage(r.data, this.opts.limits);
+        if (this.tally.get(r.user)?.banned) throw new ResultError('banned', `${r.user} was caught by an audit`);
         if (!pending.has(msg.item)) throw new ResultError(this.done.has(`${msg.run}/${msg.item}`) ? 'duplicate' : msg.item.startsWith(`${req.label}/`) ? 'unknown_item' : 'stale', `item ${msg.item} is not awaited`);
         id = msg.item;
         const before = verifying.get(id);
@@ -202,15 +253,24 @@ export class SharedRollouts implements RemoteRollouts {
         await before;
         const p = pending.get(msg.item);
         if (!p) throw new ResultError('duplicate', `item ${msg.item} was settled by a result that arrived before this one`);
-        const v = await verifyResult(p.item, p.task, msg, { ...verifier, gate });
+        audited = await auditDraw(this.auditSecret, r.user, msg.item, msg.attempt, this.auditShare);
+        const v = await verifyResult(p.item, p.task, msg, { ...verifier, gate, audit: audited });
+        // A ban while this one was verified (another of its results failed an audit): refused as well.
+        if (this.tally.get(r.user)?.banned) throw new ResultError('banned', `${r.user} was caught by an audit`);
         out[p.g] = v.trajectories;
         pending.delete(msg.item);
         this.done.add(`${msg.run}/${msg.item}`);
+        if (audited) this.window.audited++;
+        else unaudited.set(msg.item, { user: r.user, p });
         this.window.maxLogprobError = Math.max(this.window.maxLogprobError, v.stats.maxLogprobError);
         this.count(r.user, 'accepted');
       } catch (e) {
         if (!(e instanceof ResultError)) throw e;
         this.count(r.user, e.reason);
+        if (this.auditShare < 1 && audited && (e.reason === 'not_sampled' || e.reason === 'logprob_mismatch')) {
+          this.window.audited++;
+          await ban(r.user, e.message);
+        }
         // A verified rejection of an awaited item: issue it again (unless a later result for it is already
         // in line), or give up on contributors for it.
         const p = pending.get(id ?? tryItemId(r.data) ?? '');

@@ -116,9 +116,10 @@ export type RejectReason =
   | 'replay_mismatch'
   | 'reward_mismatch'
   | 'logprob_mismatch'
-  | 'not_sampled';
+  | 'not_sampled'
+  | 'banned';
 
-export const REJECT_REASONS: readonly RejectReason[] = ['oversized', 'malformed', 'unknown_item', 'duplicate', 'stale', 'wrong_episodes', 'replay_mismatch', 'reward_mismatch', 'logprob_mismatch', 'not_sampled'];
+export const REJECT_REASONS: readonly RejectReason[] = ['oversized', 'malformed', 'unknown_item', 'duplicate', 'stale', 'wrong_episodes', 'replay_mismatch', 'reward_mismatch', 'logprob_mismatch', 'not_sampled', 'banned'];
 
 /** What each rejection means, in words for the contributor who sent the result. */
 export const REJECT_WORDS: Readonly<Record<RejectReason, string>> = Object.freeze({
@@ -132,6 +133,7 @@ export const REJECT_WORDS: Readonly<Record<RejectReason, string>> = Object.freez
   reward_mismatch: "the learner's grading gave another reward",
   logprob_mismatch: "a behaviour log-prob differs from the learner's beyond the tolerance",
   not_sampled: "a token is not the seeded sampler's draw (a different backend or build can cause this)",
+  banned: 'an audit caught a forged token or log-prob from this contributor earlier: its results are refused',
 });
 
 export class ResultError extends Error {

@@ -14,8 +14,9 @@
 //   4. each claimed behaviour log-prob is within the tolerance of the learner's recomputed one.
 // Check 3 is what makes forged episodes useless: a contributor cannot choose its actions (the gold fix, a
 // cherry-picked sample), only play what the seed and the weights draw; check 2 makes it report what the
-// sandbox said and what the tests gave. All four run on every episode (at micro's size the replay's
-// sandbox time is the larger cost; the forward is one training-size pass without the backward).
+// sandbox said and what the tests gave. All four run on every episode by default; the forward of 3 and 4 is
+// most of the cost at the from-scratch shapes (docs/sharing.md), so a learner may audit a share of results
+// instead (dist.auditShare, learner.ts): 1 and 2 on every result, 3 and 4 on the audited ones.
 import { runEpisodes, type EpisodeOptions, type Gate } from '../agent/episode.ts';
 import type { TokenizerLike } from '../agent/render.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
@@ -43,6 +44,9 @@ export interface VerifierEnv<T extends Tensor> {
   samplingSlack?: number;
   /** Forward passes of concurrent verifications take turns through it (one backend). */
   gate?: Gate;
+  /** Checks 3 and 4 (the forward pass): true unless the learner audits a share of results and this one was
+   *  not drawn; checks 1 and 2 run on every result. */
+  audit?: boolean;
 }
 
 /** What verification found, besides the verdict: how close the claims came. */
@@ -55,6 +59,8 @@ export interface VerifyStats {
   /** Where the time went (ms): the sandbox replay with its grading (check 2), the learner's forward pass
    *  (waiting for the gate included), and the sampler and log-prob checks over its logits (3 and 4). */
   timing: { replay_ms: number; forward_ms: number; check_ms: number };
+  /** Whether checks 3 and 4 ran (an audit), or only 1 and 2. */
+  audited: boolean;
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -154,8 +160,10 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
     if (Math.abs(r.reward.total - c.reward.total) > 1e-9) throw new ResultError('reward_mismatch', `episode ${k}: claimed reward ${c.reward.total}, the learner's grading gives ${r.reward.total}`);
   }
 
-  // 3 and 4. One forward pass over the replayed episodes at the sampling temperature.
+  // 3 and 4. One forward pass over the replayed episodes at the sampling temperature (unless not audited: then the
+  // behaviour log-probs trained on are the contributor's claims, unchecked).
   const t1 = performance.now();
+  if (env.audit === false) return { trajectories: rebuilt, stats: { episodes: G, actionTokens: 0, maxLogprobError: 0, nearBoundary: 0, timing: { replay_ms: t1 - t0, forward_ms: 0, check_ms: 0 }, audited: false } };
   const eps = rebuilt.map((t) => episodeTokens(t, { maskFormatErrors: false }));
   const rows = packEpisodes(eps, Math.max(8, ...eps.map((e) => e.ids.length)));
   const score = () => scoreActions(env.model, rows, item.temperature);
@@ -164,7 +172,7 @@ export async function verifyResult<T extends Tensor>(item: WorkItem, task: Task,
   const D = drawCounters(turns);
   const next = new Array<number>(G).fill(0); // action tokens of each episode seen so far
   const slack = env.samplingSlack ?? 1e-3;
-  const stats: VerifyStats = { episodes: G, actionTokens: scored.at.length, maxLogprobError: 0, nearBoundary: 0, timing: { replay_ms: t1 - t0, forward_ms: t2 - t1, check_ms: 0 } };
+  const stats: VerifyStats = { episodes: G, actionTokens: scored.at.length, maxLogprobError: 0, nearBoundary: 0, timing: { replay_ms: t1 - t0, forward_ms: t2 - t1, check_ms: 0 }, audited: true };
   // The action tokens of episode k in order: turn by turn, token by token (their counters).
   const draws = turns.map((ts) => ts.flatMap((t, ti) => t.ids.map((id, j) => ({ id, counter: D[ti]! + j, claimed: t.logprobs[j]! }))));
   for (let j = 0; j < scored.at.length; j++) {

@@ -32,6 +32,20 @@ describe.skipIf(noNatsReason)('bench dist', () => {
   }, 300_000);
 });
 
+describe.skipIf(noNatsReason)('bench dist --audit', () => {
+  it('under audits only forgeries an audit alone catches can reach a kept group, and only their senders are banned', async () => {
+    const r = await benchDist({ tasks: tasks.slice(0, 4), contributors: 16, hostile: 0.5, rounds: 1, tasksPerRound: 4, groupSize: 2, seed: 2, audit: 0.3 });
+    expect(r).toMatchObject({ audit_share: 0.3, groups: 4 });
+    expect(r.forged_kept_bound).toBeCloseTo(0.7 / 0.3, 12);
+    // Reward, observation, seed-of-episode, version and size forgeries are refused as at full verification; a
+    // banned contributor is one that forged a log-prob or played another seed's tokens.
+    for (const kind of Object.keys(r.banned)) expect(['logprob', 'other_seed']).toContain(kind);
+    expect(r.poisoned).toBeLessThanOrEqual(r.hostile_accepted);
+    expect(r.forged_kept_per_evader).toBeCloseTo(r.poisoned / 2, 12); // one logprob and one other_seed forger
+    expect(r.audited).toBeGreaterThan(0);
+  }, 300_000);
+});
+
 describe.skipIf(noNatsReason)('bench dist --overlap', () => {
   it('runs the shared DAPO phase with and without overlapping rounds, contributors as `webswe contribute` processes', async () => {
     const { benchOverlap } = await import('../../../src/bench/dist-overlap.node.ts');

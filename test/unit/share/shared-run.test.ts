@@ -310,3 +310,83 @@ describe.skipIf(noNatsReason)('two results for one item', () => {
     }
   }, 120_000);
 });
+
+describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
+  it('a forged log-prob that was not audited is accepted, the next one is caught: its contributor is banned and its accepted result dropped and played again', async () => {
+    const { workItemOf, auditDraw } = await import('../../../src/share/learner.ts');
+    const { trainBpe } = await import('../../../src/model/bpe.ts');
+    const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
+    const { initParams } = await import('../../../src/model/init.ts');
+    const { uploadParams } = await import('../../../src/model/params.ts');
+    const { MODEL_PRESETS } = await import('../../../src/model/presets.ts');
+    const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
+    const { Transformer } = await import('../../../src/model/transformer.ts');
+    const { stopIdsFor } = await import('../../../src/agent/render.ts');
+    const { phaseContext, tokenizerCorpus } = await import('../../../src/rl/session.ts');
+    const preset = MODEL_PRESETS['scratch-30k'];
+    const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
+    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
+    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+    const be = new FastCpuBackend();
+    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, 5)));
+    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
+    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: tasks.slice(0, 2), test: [] });
+    const req = {
+      label: 'dapo/0/0', tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 200 + 10 * g + k, policySeed: (g: number) => 9 + g,
+      version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
+    };
+    const env = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
+    const honest = [await playItem(workItemOf('audit', req, 0), env), await playItem(workItemOf('audit', req, 1), env)];
+    // The forgery an audit alone catches: one behaviour log-prob made up (tokens, observations and reward honest).
+    const forge = (m: ResultMessage): ResultMessage => {
+      const f = JSON.parse(JSON.stringify(m)) as ResultMessage & { trajectories: Trajectory[] };
+      const t = f.trajectories[0]!.tokens!;
+      t.logprobs[t.mask.indexOf(1)]! -= 0.5;
+      return f;
+    };
+    // A secret under which c1's result for item 0 is not audited and its result for item 1 is (share 1/2).
+    const p = 0.5;
+    let secret = new Uint8Array(0);
+    for (let s = 0; ; s++) {
+      secret = new TextEncoder().encode(`audit-test-${s}`);
+      if (!(await auditDraw(secret, 'c1', 'dapo/0/0/0', 0, p)) && (await auditDraw(secret, 'c1', 'dapo/0/0/1', 0, p))) break;
+    }
+    const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const banned: string[] = [];
+    const share = new SharedRollouts(new RunBus(lnc, 'audit'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120, auditShare: p, auditSecret: secret, onBan: (u) => banned.push(u) });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    const [c1, c2] = await Promise.all([as(0), as(1)]);
+    const send = (bus: RunBus, user: string, m: ResultMessage) => bus.publishResult(user, new TextEncoder().encode(JSON.stringify(m)));
+    try {
+      const played = share.play(ctx, req);
+      const b1 = new RunBus(c1, 'audit'), b2 = new RunBus(c2, 'audit');
+      for (let i = 0; i < 2; i++) (await b1.nextWork(10_000))!.ack();
+      await send(b1, 'c1', forge(honest[0]!));
+      while ((share.tally.get('c1')?.accepted ?? 0) < 1) await new Promise((r) => setTimeout(r, 100)); // accepted, unaudited
+      await send(b1, 'c1', forge(honest[1]!)); // audited: caught
+      while (!banned.length) await new Promise((r) => setTimeout(r, 100));
+      await send(b1, 'c1', honest[1]!); // an honest-looking result from a banned contributor: refused
+      // Both items are on the queue again (attempt 1): the one whose result was dropped, and the rejected one.
+      const again = [];
+      for (let i = 0; i < 2; i++) {
+        const w = (await b2.nextWork(10_000))!;
+        again.push(parseWorkItem(w.data));
+        w.ack();
+      }
+      expect(again.map((w) => [w.item, w.attempt]).sort()).toEqual([['dapo/0/0/0', 1], ['dapo/0/0/1', 1]]);
+      for (const w of again) await send(b2, 'c2', { ...honest[Number(w.item.at(-1))]!, attempt: w.attempt });
+      const ts = await played;
+      // 0 poisoned: what the round returns is the honest play, behaviour log-probs included.
+      expect(ts.map((t) => t.tokens!.logprobs)).toEqual(honest.flatMap((m) => (m.trajectories as Trajectory[]).map((t) => t.tokens!.logprobs)));
+      expect(ts.map((t) => t.tokens!.ids)).toEqual(honest.flatMap((m) => (m.trajectories as Trajectory[]).map((t) => t.tokens!.ids)));
+      expect(banned).toEqual(['c1']);
+      expect(share.tally.get('c1')).toEqual({ accepted: 1, rejected: { logprob_mismatch: 1, banned: 1 }, banned: true });
+      expect(share.tally.get('c2')).toEqual({ accepted: 2, rejected: {} });
+      const m = share.metrics();
+      expect(m).toMatchObject({ dist_banned: 1, dist_dropped: 1, dist_played_by_learner: 0 });
+      expect(m.dist_audited).toBeGreaterThanOrEqual(1);
+    } finally {
+      await Promise.all([c1.close(), c2.close(), lnc.close()]);
+    }
+  }, 120_000);
+});
