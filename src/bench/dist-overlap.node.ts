@@ -109,7 +109,7 @@ export async function benchOverlap(o: OverlapBenchOptions): Promise<OverlapBench
       });
     } finally {
       for (const c of children) c.kill('SIGTERM');
-      await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+      await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
       await nc.close();
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

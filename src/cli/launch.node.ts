@@ -1,10 +1,12 @@
 // Starting the `webswe` command, shared by bin/webswe.js (TypeScript through tsx) and the portable
 // bundle's entry (scripts/bundle-entry.ts): set up the Vulkan driver environment Dawn needs, re-running
 // the same script once when the dynamic loader must see a new LD_LIBRARY_PATH, then run the CLI.
-// The re-run is the command: it runs in a process group of its own, and every SIGINT, SIGTERM and SIGHUP this
-// process gets is passed to it once (Ctrl-C in a terminal reaches this group only, so the command's "stop after
-// the current turn" sees one signal, not two); this process waits and exits with its status. A `kill` of the
-// command therefore stops the run as Ctrl-C does, instead of leaving it running with no parent.
+// The re-run is the command: it stays in this process group (a job control stop, a group kill or a closed
+// terminal reach it as they reach this process), and every SIGINT, SIGTERM and SIGHUP this process gets is passed
+// on to it; this process waits and exits with its status. A `kill` of the command therefore stops the run as
+// Ctrl-C does, instead of leaving it running with no parent. A terminal's Ctrl-C reaches both processes, so the
+// command gets it twice within a moment: its handlers take a repeat within a second as the same interruption
+// (output.ts, onStopSignals).
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { vulkanEnvironment, vulkanEnvironmentApplied } from '../gpu/vulkan.node.ts';
@@ -16,7 +18,7 @@ export async function launch(self: string): Promise<void> {
   const setup = vulkanEnvironment();
   if (!vulkanEnvironmentApplied(setup) && !process.env.WEBSWE_REEXEC) {
     const env = { ...process.env, ...setup.env, WEBSWE_REEXEC: '1' };
-    const child = spawn(process.execPath, [...process.execArgv, self, ...process.argv.slice(2)], { stdio: 'inherit', env, detached: true });
+    const child = spawn(process.execPath, [...process.execArgv, self, ...process.argv.slice(2)], { stdio: 'inherit', env });
     for (const sig of FORWARDED) process.on(sig, () => void child.kill(sig));
     const status = await new Promise<number>((resolve) => {
       child.on('error', (e) => {

@@ -28,6 +28,22 @@ export function printJson(doc: unknown): void {
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
 }
 
+/** Ctrl-C (SIGINT) or a `kill` (SIGTERM): the first calls `stop` (finish the current step and keep what is done), one
+ *  more a second or later after it quits at once (exit 130). A repeat within the second is the same interruption
+ *  arriving twice (a terminal signals the whole process group, and the launcher passes its own on: launch.node.ts). */
+export function onStopSignals(stop: () => void): void {
+  let first: number | undefined;
+  const onSignal = () => {
+    const now = performance.now();
+    if (first === undefined) {
+      first = now;
+      stop();
+    } else if (now - first >= 1000) process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 /** Run a command body; map known errors to one line on stderr and an exit code. */
 export async function runCommand(body: () => Promise<number | void>): Promise<void> {
   try {

@@ -21,7 +21,7 @@ import { inboxPrefix, serverConfig, type ServerUser } from '../share/server-conf
 import { checkTlsFiles, selfSignedCert, spkiHash } from '../share/tls.node.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { BACKEND_CHOICES, openBackend } from './backend.ts';
-import { UserError, printJson, runCommand } from './output.ts';
+import { onStopSignals, UserError, printJson, runCommand } from './output.ts';
 
 export interface ServerFiles {
   dir: string;
@@ -230,13 +230,10 @@ export function registerShare(program: Command): void {
         const { nc, user } = await connectServer(o.server, 'contributor', o.ca);
         const { be, name } = await openBackend(o.backend, o.threads);
         let stopping = false;
-        const onSignal = () => {
-          if (stopping) process.exit(130);
+        onStopSignals(() => {
           stopping = true;
           process.stderr.write('\nwebswe: stopping after the current work item (Ctrl-C again to quit now; the item goes to another contributor)\n');
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
+        });
         const t0 = performance.now();
         const clock = () => `[${String(Math.round((performance.now() - t0) / 1000)).padStart(5)} s]`;
         try {

@@ -23,7 +23,7 @@ import { readTaskFile } from './task-file.ts';
 import { RunBus } from '../share/bus.ts';
 import { SharedRollouts } from '../share/learner.ts';
 import { connectServer } from './share.ts';
-import { UserError, printJson, runCommand } from './output.ts';
+import { onStopSignals, UserError, printJson, runCommand } from './output.ts';
 
 /**
  * The pretrained model model.preset names, when it is not a from-scratch preset: a Hugging Face folder
@@ -220,13 +220,10 @@ export function registerTrain(program: Command): void {
         const shared = o.share ? await openShare(o.share, o.shareRun ?? basename(resolve(dir)), cfg, o.shareCa) : undefined;
         const bar = progressReporter();
         let stopping = false;
-        const onSignal = () => {
-          if (stopping) process.exit(130);
+        onStopSignals(() => {
           stopping = true;
           process.stderr.write(`\nwebswe: stopping after the current turn and writing a checkpoint (Ctrl-C again to quit now); continue with --resume ${dir}\n`);
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
+        });
         const r = await train(cfg, { be, sandbox: sandboxFactory(cfg.agent.sandbox), store, train: trainTasks, test: testTasks, ...(pretrained ? { pretrained } : {}), ...(shared ? { share: shared.rollouts } : {}), events: { progress: (p) => bar.update(p), shouldStop: () => stopping } });
         bar.stop();
         if (shared) {

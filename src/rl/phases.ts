@@ -84,6 +84,8 @@ export interface RemoteRollouts {
   /** Issue a round now, at the model's present weights (`req.version`), and return at once: contributors play it
    *  while the learner trains; the `play` of the same label later verifies it against these weights, kept. */
   prefetch?<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<void>;
+  /** Drop what prefetch keeps for rounds that will not be played (the phase ends or stops). */
+  release?<T extends Tensor>(ctx: PhaseContext<T>): void;
   /** Counts since the last call (accepted, rejected by reason, played by the learner), as dist_* metric values. */
   metrics(): Record<string, number>;
   /** Wall seconds since the last call (the learner waiting for results), for the metrics row's timing. */
@@ -485,6 +487,15 @@ export async function dapo<T extends Tensor>(ctx: PhaseContext<T>): Promise<void
     st.optimizerStep = ctx.resume.optimizerStep;
   }
   const total = cfg.dapo.iterations;
+  try {
+    await dapoIterations(ctx, opt, st, total);
+  } finally {
+    ctx.rollouts?.release?.(ctx); // a round issued ahead of a stop
+  }
+}
+
+async function dapoIterations<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW<T>, st: DapoState, total: number): Promise<void> {
+  const { cfg } = ctx;
   for (; st.iteration < total; st.iteration++) {
     if (ctx.shouldStop()) return;
     const row = await dapoIteration(ctx, opt, st);

@@ -162,6 +162,12 @@ export class SharedRollouts implements RemoteRollouts {
     return pending;
   }
 
+  /** Free the weight copies of rounds issued but not played (a run stopped between iterations). */
+  release<T extends Tensor>(ctx: PhaseContext<T>): void {
+    for (const ahead of this.prefetched.values()) for (const p of ahead.model.params.values()) ctx.be.free(p as T);
+    this.prefetched.clear();
+  }
+
   /** Issue a round at the model's present weights (`req.version`) and return: contributors play it while the
    *  learner trains. The weights are copied (one more set of parameters on the backend until the round is
    *  played), so that its results are verified against what they were played with. */
@@ -227,6 +233,7 @@ export class SharedRollouts implements RemoteRollouts {
       this.tally.set(user, { ...t, banned: true });
       this.window.banned++;
       this.opts.onBan?.(user, why);
+      await this.bus.putTallies(Object.fromEntries(this.tally)); // kept at once: a learner stopped now still has it
       for (const [item, a] of [...unaudited]) {
         if (a.user !== user) continue;
         unaudited.delete(item);

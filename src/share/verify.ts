@@ -63,6 +63,12 @@ export interface VerifyStats {
   audited: boolean;
 }
 
+/** The lowest behaviour log-prob a result may claim for a sampled token. A draw that unlikely (e⁻³⁰ ≈ 10⁻¹³; below
+ *  10⁻⁸ per draw summed over a 150 k vocabulary) does not happen in honest sampling; an unaudited claim (audits)
+ *  can then move DAPO's ratio π/π_old by at most e³⁰, finite in f32, and the update's gradient-norm clip bounds
+ *  what it does to one step. */
+export const MIN_CLAIMED_LOGPROB = -30;
+
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
 
@@ -84,7 +90,7 @@ export function checkClaimed(x: unknown, item: WorkItem, k: number, vocab: numbe
     if (!isInt(ids[i]) || ids[i] < 0 || ids[i] >= vocab) throw bad(`token ${i} is not an id in 0..${vocab - 1}`);
     if (mask[i] !== 0 && mask[i] !== 1) throw bad(`mask ${i} is not 0 or 1`);
     const lp = logprobs[i];
-    if (mask[i] === 1 && !(typeof lp === 'number' && Number.isFinite(lp) && lp <= 0)) throw bad(`action token ${i} has no finite log-prob ≤ 0`);
+    if (mask[i] === 1 && !(typeof lp === 'number' && lp >= MIN_CLAIMED_LOGPROB && lp <= 0)) throw bad(`action token ${i} has no log-prob in [${MIN_CLAIMED_LOGPROB}, 0]`);
   }
   let at = 0;
   for (const s of segments) {

@@ -381,6 +381,7 @@ describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
       expect(ts.map((t) => t.tokens!.ids)).toEqual(honest.flatMap((m) => (m.trajectories as Trajectory[]).map((t) => t.tokens!.ids)));
       expect(banned).toEqual(['c1']);
       expect(share.tally.get('c1')).toEqual({ accepted: 1, rejected: { logprob_mismatch: 1, banned: 1 }, banned: true });
+      expect((await share.bus.getTallies())?.c1).toMatchObject({ banned: true }); // stored at the ban, for a restarted learner
       expect(share.tally.get('c2')).toEqual({ accepted: 2, rejected: {} });
       const m = share.metrics();
       expect(m).toMatchObject({ dist_banned: 1, dist_dropped: 1, dist_played_by_learner: 0 });

@@ -137,6 +137,12 @@ describe('verifying a contributed group', () => {
     const n = copy(honest);
     n.trajectories[0]!.tokens!.ids.push(5);
     expect(await reason(n)).toBe('malformed');
+    // A behaviour log-prob no honest draw has (below e⁻³⁰): refused before any check, audited or not, so that an
+    // unaudited claim cannot make DAPO's ratio overflow.
+    const low = copy(honest);
+    const t = low.trajectories[0]!.tokens!;
+    t.logprobs[t.mask.indexOf(1)] = -1e300;
+    expect(await reason(low)).toBe('malformed');
   });
 });
 
