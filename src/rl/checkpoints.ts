@@ -54,7 +54,11 @@ export class RunCheckpoints<T extends Tensor> {
   resumeFor(phase: TrainPhase): PhaseResume | undefined {
     const { ck, state } = this;
     if (!ck || state.phase !== phase || state.done.includes(phase) || this.isTrained(phase)) return undefined;
-    return { phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}) };
+    const firstRoundVersion = state.extra.firstRoundVersion;
+    return {
+      phase, step: state.step, optimizerStep: state.optimizerStep, ...(ck.adamM && ck.adamV ? { adam: { m: ck.adamM, v: ck.adamV } } : {}),
+      ...(typeof firstRoundVersion === 'number' ? { firstRoundVersion } : {}),
+    };
   }
 
   /** The weights as a Hugging Face folder holds them. Under LoRA: the merged weights (W + s·B·A: what
@@ -70,9 +74,10 @@ export class RunCheckpoints<T extends Tensor> {
     };
   }
 
-  /** Inside `phase`: `step` is the next to run; AdamW's moments and step as they are. */
-  async within(phase: TrainPhase, step: number, opt: AdamW<T>): Promise<void> {
-    await this.save({ phase, step, done: this.state.done, optimizerStep: opt.step }, opt);
+  /** Inside `phase`: `step` is the next to run; AdamW's moments and step as they are; DAPO: the version the next
+   *  iteration's first round was issued at, when it went out ahead (overlapping rounds). */
+  async within(phase: TrainPhase, step: number, opt: AdamW<T>, firstRoundVersion?: number): Promise<void> {
+    await this.save({ phase, step, done: this.state.done, optimizerStep: opt.step }, opt, undefined, firstRoundVersion === undefined ? {} : { firstRoundVersion });
   }
 
   /** `phase` trained, stopped during its evaluation: the weights, so that a resume only evaluates. */

@@ -56,7 +56,7 @@ export interface PhaseContext<T extends Tensor> {
    *  again) and skip their steps before `step`; DAPO starts at iteration `step`; AdamW as it was. */
   resume?: PhaseResume;
   /** A checkpoint inside a phase (checkpoints.ts): the weights now, the next step, AdamW's state. */
-  checkpoint?(phase: TrainPhase, step: number, opt: AdamW<T>): Promise<void>;
+  checkpoint?(phase: TrainPhase, step: number, opt: AdamW<T>, firstRoundVersion?: number): Promise<void>;
   /** Trajectories written earlier in this run (a resumed phase reads its rollouts back). */
   readTrajectories?(phase: string, step: number): Promise<Trajectory[]>;
   /** A shared run: DAPO's rounds are played by contributors and verified here (src/share/learner.ts). */
@@ -68,6 +68,9 @@ export interface PhaseContext<T extends Tensor> {
 export interface RoundRequest {
   /** e.g. "dapo/3/0": the round's items are "<label>/<g>". */
   label: string;
+  /** The round is to be played at an earlier version than the model's weights (a resumed run's round that went out
+   *  ahead before the stop): whoever plays it here needs that version's weights. */
+  behind?: boolean;
   tasks: readonly Task[];
   groupSize: number;
   episodeSeed(g: number, k: number): number;
@@ -101,6 +104,8 @@ export interface PhaseResume {
   step: number;
   optimizerStep: number;
   adam?: { m: Map<string, Float32Array>; v: Map<string, Float32Array> };
+  /** DAPO with overlapping rounds: the version the first round of iteration `step` was issued at. */
+  firstRoundVersion?: number;
 }
 
 /** What trains: under LoRA only the adapters (frozen weights get no gradient buffer), else every weight. */
@@ -371,9 +376,9 @@ export function roundRequest(cfg: RunConfig, pool: readonly Task[], episodes: Ep
 
 /** One generation round of a DAPO iteration (roundRequest's tasks and seeds), G episodes each from the current
  *  weights (policy version `version`), or in a shared run from contributors; trajectories group by group. */
-export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number): Promise<{ tasks: Task[]; trajectories: Trajectory[] }> {
+export async function dapoRound<T extends Tensor>(ctx: PhaseContext<T>, pool: readonly Task[], episodes: EpisodeOptions, it: number, round: number, count: number, version: number, behind = false): Promise<{ tasks: Task[]; trajectories: Trajectory[] }> {
   const { cfg } = ctx, G = cfg.dapo.groupSize;
-  const req = roundRequest(cfg, pool, episodes, it, round, count, version);
+  const req = { ...roundRequest(cfg, pool, episodes, it, round, count, version), ...(behind ? { behind } : {}) };
   const tasks = [...req.tasks];
   // A shared run: one cohort per group (its own policy seed), played by contributors, verified here.
   if (ctx.rollouts) return { tasks, trajectories: await ctx.rollouts.play(ctx, req) };
@@ -395,7 +400,7 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     target,
     async (count, round) => {
       const version = round === 0 && st.firstRoundVersion !== undefined ? st.firstRoundVersion : st.optimizerStep;
-      const { tasks, trajectories: ts } = await dapoRound(ctx, ctx.train, episodes, it, round, count, version);
+      const { tasks, trajectories: ts } = await dapoRound(ctx, ctx.train, episodes, it, round, count, version, version !== st.optimizerStep);
       generated = generated.concat(ts);
       return tasks.map((task, g) => {
         const trajs = ts.slice(g * G, (g + 1) * G);
@@ -485,6 +490,8 @@ export async function dapo<T extends Tensor>(ctx: PhaseContext<T>): Promise<void
     restoreOptimizer(ctx, opt, ctx.resume);
     st.iteration = ctx.resume.step;
     st.optimizerStep = ctx.resume.optimizerStep;
+    // The round that went out ahead before the stop is played at its version (a shared run fetches those weights).
+    if (ctx.rollouts && ctx.resume.firstRoundVersion !== undefined) st.firstRoundVersion = ctx.resume.firstRoundVersion;
   }
   const total = cfg.dapo.iterations;
   try {
@@ -503,7 +510,7 @@ async function dapoIterations<T extends Tensor>(ctx: PhaseContext<T>, opt: AdamW
     await ctx.log([row]);
     ctx.progress({ phase: 'dapo', stage: 'iterations', done: st.iteration + 1, total });
     opt.step = st.optimizerStep;
-    if ((st.iteration + 1) % cfg.run.checkpointEvery === 0 && st.iteration + 1 < total) await ctx.checkpoint?.('dapo', st.iteration + 1, opt);
+    if ((st.iteration + 1) % cfg.run.checkpointEvery === 0 && st.iteration + 1 < total) await ctx.checkpoint?.('dapo', st.iteration + 1, opt, st.firstRoundVersion);
   }
 }
 

@@ -81,7 +81,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
     readTrajectories: async (phase, step) => (await store.readTrajectories(phase, step)) as Trajectory[],
     progress: (p) => env.events?.progress?.(p),
     shouldStop: stop,
-    checkpoint: (phase, step, opt) => checkpoints.within(phase, step, opt),
+    checkpoint: (phase, step, opt, firstRoundVersion) => checkpoints.within(phase, step, opt, firstRoundVersion),
     ...(env.share ? { rollouts: env.share } : {}),
   });
   // The run's record, written here only (the CLI and the app read it): its config at the start, its

@@ -20,7 +20,8 @@ import type { Trajectory } from '../agent/trajectory.ts';
 import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
 import { Transformer } from '../model/transformer.ts';
-import { hfFolderFiles } from '../model/weights.ts';
+import { hfFolderFiles, WeightSet } from '../model/weights.ts';
+import { bufferSource, SafetensorsFile } from '../model/safetensors.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
@@ -195,8 +196,25 @@ export class SharedRollouts implements RemoteRollouts {
         for (const p of ahead.model.params.values()) ctx.be.free(p);
       }
     }
+    if (req.behind) {
+      // A resumed run's round that went out ahead before the stop: its version's weights from the object store
+      // (where this learner put them), its items issued again under the same ids (a result for either copy counts).
+      const model = await this.modelAt(ctx, req.version);
+      try {
+        return await this.collect(ctx, req, await this.issue(req), model);
+      } finally {
+        for (const p of model.params.values()) ctx.be.free(p);
+      }
+    }
     await this.publishWeights(ctx, req.version);
     return this.collect(ctx, req, await this.issue(req), ctx.model);
+  }
+
+  /** The published weights of `version` on this backend. */
+  private async modelAt<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<Transformer<T>> {
+    const c = ctx.model.c;
+    const file = await SafetensorsFile.open(bufferSource(await this.bus.getWeights(version), `weights v${version}`));
+    return new Transformer(ctx.be, c, uploadParams(ctx.be, c, await new WeightSet([file]).validate(c).readModel(c)));
   }
 
   /** Verify a round's results as they come (against `model`, the weights of req.version), reissue what was

@@ -47,16 +47,19 @@ const as = (i: number) => {
   return connect({ servers: server.url, user: u.user, pass: u.password, inboxPrefix: inboxPrefix(u.user) });
 };
 
-async function runLearner(run: string, roundSeconds: number, runCfg = cfg) {
-  const dir = mkdtempSync(join(tmpdir(), 'webswe-share-'));
+/** A learner's run; `o.dir`: in that run folder (a second call resumes it); `o.stopAfterDapo`: stopped after that many DAPO rows. */
+async function runLearner(run: string, roundSeconds: number, runCfg = cfg, o: { dir?: string; stopAfterDapo?: number } = {}) {
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'webswe-share-'));
   const store = await FileRunStore.open(dir);
   const nc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
   const share = new SharedRollouts(new RunBus(nc, run), { limits, leaseSeconds: 30, maxAttempts: 3, roundSeconds });
+  let dapoRows = 0;
+  const events = { metrics: (rows: MetricRecord[]) => (dapoRows += rows.filter((x) => x.phase === 'dapo').length), shouldStop: () => o.stopAfterDapo !== undefined && dapoRows >= o.stopAfterDapo };
   try {
-    const r = await train(runCfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share });
+    const r = await train(runCfg, { be: new FastCpuBackend(), sandbox: sandboxFactory('node'), store, train: tasks.slice(0, 3), test: tasks.slice(3, 4), share, events });
     const metrics = (await store.readMetrics()).map((m: MetricRecord) => ({ phase: m.phase, step: m.step, values: m.values, timing: m.timing }));
-    const byIteration = [];
-    for (let it = 0; it < runCfg.dapo.iterations; it++) byIteration.push((await store.readTrajectories('dapo', it)) as Trajectory[]);
+    const byIteration: Trajectory[][] = [];
+    for (const x of await store.listTrajectorySteps()) if (x.phase === 'dapo') byIteration[x.step] = (await store.readTrajectories('dapo', x.step)) as Trajectory[];
     return { r, metrics, share, trajectories: byIteration[0]!, byIteration };
   } finally {
     await nc.close();
@@ -226,6 +229,24 @@ describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => 
 });
 
 const flatOf = (c: typeof cfg) => flattenConfig(c);
+
+describe.skipIf(noNatsReason)('overlapping rounds, stopped and resumed', () => {
+  it("resumed after its first iteration, the run plays the round that went out ahead at that round's version and ends as the uninterrupted run", async () => {
+    const c = resolveConfig({ ...flatOf(cfg), 'dapo.iterations': 2, 'dist.maxOffPolicy': 1, 'run.checkpointEvery': 1 });
+    const whole = await runLearner('resume-whole', 0, c);
+    const dir = mkdtempSync(join(tmpdir(), 'webswe-share-resume-'));
+    const first = await runLearner('resume-part', 0, c, { dir, stopAfterDapo: 1 });
+    expect(first.r.stopped).toBe(true);
+    expect(first.metrics.filter((m) => m.phase === 'dapo')).toHaveLength(1);
+    const resumed = await runLearner('resume-part', 0, c, { dir });
+    expect(resumed.r.stopped).toBe(false);
+    expect([...new Set(resumed.byIteration[1]!.map((t) => t.policy_version))]).toEqual([0]); // the version it went out at
+    expect(resumed.byIteration[1]!.map((t) => t.tokens!.logprobs)).toEqual(whole.byIteration[1]!.map((t) => t.tokens!.logprobs));
+    const rows = (m: typeof whole.metrics) => m.filter((r) => r.phase === 'dapo').map((r) => withoutDist(r.values));
+    expect(rows(resumed.metrics)).toEqual(rows(whole.metrics));
+    expect(resumed.r.phases.map((p) => p['pass@1'])).toEqual(whole.r.phases.map((p) => p['pass@1']));
+  }, 600_000);
+});
 
 /** A contributor's honest play of an item, from the bus alone (manifest and weights). */
 async function playLike(item: ReturnType<typeof parseWorkItem>, bus: RunBus) {
