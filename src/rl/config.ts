@@ -119,8 +119,8 @@ export const FIELDS = [
   f('dist.leaseSeconds', 'int', 120, 'seconds a contributor holds a work item before it goes to another', { min: 5, max: 3600 }),
   f('dist.maxAttempts', 'int', 3, 'issues of one work item (after rejected results) before the learner plays it itself', { min: 1, max: 100 }),
   f('dist.roundSeconds', 'number', 600, 'seconds a round waits for contributors before the learner plays what is missing', { min: 0, max: 86400 }),
-  f('dist.auditShare', 'number', 1, "share of results whose sampled tokens and behaviour log-probs the learner checks with its own forward pass, drawn after receipt from a secret contributors cannot see; every result's observations and reward are replayed whatever this is. Below 1 a contributor caught once is refused from then on and its unaudited results of the round being verified are dropped: a forger's accepted forgeries before it is caught average (1 − p)/p", { min: 0.01, max: 1 }),
-  f('dist.maxOffPolicy', 'int', 0, "DAPO iterations a shared round may be played behind the weights that train on it: 1 issues the next iteration's first round before each update, so contributors play while the learner trains (its ratio is to their behaviour log-probs); 0 plays each round at the present weights. A run nobody shares ignores it", { min: 0, max: 1 }),
+  f('dist.auditShare', 'number', 1, 'share of results whose sampled tokens and log-probs the learner checks with its forward pass, drawn in secret after receipt (docs/sharing.md); replay and grading run on every result', { min: 0.01, max: 1 }),
+  f('dist.maxOffPolicy', 'int', 0, "DAPO iterations a shared round may be played behind the weights that train on it: 1 lets contributors play the next round during each update", { min: 0, max: 1 }),
 ] as const satisfies readonly FieldSpec[];
 
 /** The config's sections, in FIELDS' order, with the title the CLI's --print-config and the app's form give them
