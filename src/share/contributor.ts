@@ -6,11 +6,8 @@
 import { chatFormatFor, stopIdsFor } from '../agent/render.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { parseHfConfig, type ModelConfig } from '../model/config.ts';
-import { uploadParams } from '../model/params.ts';
-import { bufferSource, SafetensorsFile } from '../model/safetensors.ts';
 import { Tokenizer } from '../model/tokenizer.ts';
 import { Transformer } from '../model/transformer.ts';
-import { WeightSet } from '../model/weights.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { resolveConfig, type ConfigValue } from '../rl/config.ts';
@@ -18,6 +15,7 @@ import { episodeOptions } from '../rl/episode-options.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { RunBus } from './bus.ts';
 import { playItem } from './play.ts';
+import { freeModel, modelOfVersion } from './version-weights.ts';
 import { parseWorkItem, type RunManifest } from './protocol.ts';
 
 export interface ContributeOptions<T extends Tensor> {
@@ -74,12 +72,10 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
   const modelFor = async (version: number): Promise<Transformer<T>> => {
     const have = models.get(version);
     if (have) return have;
-    const file = await SafetensorsFile.open(bufferSource(await o.bus.getWeights(version), `weights v${version}`));
-    const values = await new WeightSet([file]).validate(mc).readModel(mc);
-    const m = new Transformer(o.be, mc, uploadParams(o.be, mc, values));
+    const m = await modelOfVersion(o.be, mc, await o.bus.getWeights(version), version);
     models.set(version, m);
     for (const [v, old] of models) if (models.size > 2 && v !== version) {
-      for (const p of old.params.values()) o.be.free(p);
+      freeModel(o.be, old);
       models.delete(v);
     }
     return m;

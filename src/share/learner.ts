@@ -20,8 +20,7 @@ import type { Trajectory } from '../agent/trajectory.ts';
 import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
 import { downloadParams, uploadParams } from '../model/params.ts';
 import { Transformer } from '../model/transformer.ts';
-import { hfFolderFiles, WeightSet } from '../model/weights.ts';
-import { bufferSource, SafetensorsFile } from '../model/safetensors.ts';
+import { hfFolderFiles } from '../model/weights.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import type { PhaseContext, RemoteRollouts, RoundRequest } from '../rl/phases.ts';
 import type { Task } from '../tasks/schema.ts';
@@ -29,6 +28,7 @@ import type { IncomingResult, RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
+import { freeModel, modelOfVersion } from './version-weights.ts';
 
 export interface SharedRunOptions {
   limits: ResultLimits;
@@ -165,7 +165,7 @@ export class SharedRollouts implements RemoteRollouts {
 
   /** Free the weight copies of rounds issued but not played (a run stopped between iterations). */
   release<T extends Tensor>(ctx: PhaseContext<T>): void {
-    for (const ahead of this.prefetched.values()) for (const p of ahead.model.params.values()) ctx.be.free(p as T);
+    for (const ahead of this.prefetched.values()) freeModel(ctx.be, ahead.model as Transformer<T>);
     this.prefetched.clear();
   }
 
@@ -184,37 +184,25 @@ export class SharedRollouts implements RemoteRollouts {
   async play<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<Trajectory[]> {
     if (!this.results) throw new Error('SharedRollouts.play before start()');
     const ahead = this.prefetched.get(req.label) as Prefetched<T> | undefined;
-    if (ahead) {
-      this.prefetched.delete(req.label);
-      try {
-        if (ahead.version !== req.version) throw new Error(`round ${req.label} was issued at policy version ${ahead.version}, asked for at ${req.version}`);
-        // Its lease counts from now: results that arrived while the learner trained are read before any reissue.
-        const now = performance.now();
-        for (const p of ahead.pending.values()) p.issued = Math.max(p.issued, now);
-        return await this.collect(ctx, req, ahead.pending, ahead.model);
-      } finally {
-        for (const p of ahead.model.params.values()) ctx.be.free(p);
-      }
+    this.prefetched.delete(req.label);
+    if (!ahead && !req.behind) {
+      await this.publishWeights(ctx, req.version);
+      return this.collect(ctx, req, await this.issue(req), ctx.model);
     }
-    if (req.behind) {
-      // A resumed run's round that went out ahead before the stop: its version's weights from the object store
-      // (where this learner put them), its items issued again under the same ids (a result for either copy counts).
-      const model = await this.modelAt(ctx, req.version);
-      try {
-        return await this.collect(ctx, req, await this.issue(req), model);
-      } finally {
-        for (const p of model.params.values()) ctx.be.free(p);
-      }
+    // A round at an earlier version than the model's: issued ahead (its copy of the weights kept then), or, in a
+    // resumed run, issued ahead before the stop (the weights read back from the object store, where this learner
+    // put them, and its items issued again under the same ids: a result for either copy counts).
+    const model = ahead?.model ?? (await modelOfVersion(ctx.be, ctx.model.c, await this.bus.getWeights(req.version), req.version));
+    try {
+      if (ahead && ahead.version !== req.version) throw new Error(`round ${req.label} was issued at policy version ${ahead.version}, asked for at ${req.version}`);
+      // The lease of an item issued ahead counts from now: results that arrived while the learner trained are read
+      // before any reissue.
+      const now = performance.now();
+      for (const p of ahead?.pending.values() ?? []) p.issued = Math.max(p.issued, now);
+      return await this.collect(ctx, req, ahead?.pending ?? (await this.issue(req)), model);
+    } finally {
+      freeModel(ctx.be, model);
     }
-    await this.publishWeights(ctx, req.version);
-    return this.collect(ctx, req, await this.issue(req), ctx.model);
-  }
-
-  /** The published weights of `version` on this backend. */
-  private async modelAt<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<Transformer<T>> {
-    const c = ctx.model.c;
-    const file = await SafetensorsFile.open(bufferSource(await this.bus.getWeights(version), `weights v${version}`));
-    return new Transformer(ctx.be, c, uploadParams(ctx.be, c, await new WeightSet([file]).validate(c).readModel(c)));
   }
 
   /** Verify a round's results as they come (against `model`, the weights of req.version), reissue what was

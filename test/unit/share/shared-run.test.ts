@@ -11,7 +11,6 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunBus } from '../../../src/share/bus.ts';
 import { contribute } from '../../../src/share/contributor.ts';
-import { SharedRollouts } from '../../../src/share/learner.ts';
 import { playItem } from '../../../src/share/play.ts';
 import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
 import { inboxPrefix } from '../../../src/share/server-config.ts';
@@ -25,6 +24,18 @@ import type { MetricRecord } from '../../../src/store/types.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
 import { noNatsReason, startNatsServer, type TestServer } from '../../helpers/nats.ts';
 import { Objm } from '@nats-io/obj';
+import { chatFormatFor, stopIdsFor } from '../../../src/agent/render.ts';
+import { trainBpe } from '../../../src/model/bpe.ts';
+import { freezeConfig, parseHfConfig, toHfConfig } from '../../../src/model/config.ts';
+import { initParams } from '../../../src/model/init.ts';
+import { uploadParams } from '../../../src/model/params.ts';
+import { MODEL_PRESETS } from '../../../src/model/presets.ts';
+import { Tokenizer } from '../../../src/model/tokenizer.ts';
+import { Transformer } from '../../../src/model/transformer.ts';
+import { episodeOptions } from '../../../src/rl/episode-options.ts';
+import { phaseContext, tokenizerCorpus } from '../../../src/rl/session.ts';
+import { auditDraw, SharedRollouts, workItemOf } from '../../../src/share/learner.ts';
+import { modelOfVersion } from '../../../src/share/version-weights.ts';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 
 const FILE = 'test/fixtures/agent/mutations.jsonl';
@@ -120,10 +131,7 @@ describe.skipIf(noNatsReason)('a shared DAPO iteration', () => {
         const m = await bus.getManifest();
         void m;
         // Play with the learner's weights honestly, then lie about the reward.
-        const fake: ResultMessage = { format: 'webswe-result', version: 1, run: item.run, item: item.item, attempt: item.attempt, policy_version: item.policy_version, trajectories: [] };
-        const honest = await playLike(item, bus);
-        fake.trajectories = (honest.trajectories as Trajectory[]).map((t) => ({ ...t, reward: { ...t.reward, tests: 1, total: 1 } }));
-        await bus.publishResult('c3', new TextEncoder().encode(JSON.stringify(fake)));
+        await bus.publishResult('c3', new TextEncoder().encode(JSON.stringify(claimingAllPassed(await playLike(item, bus)))));
         w.ack();
         await nc.close();
         return item.item;
@@ -131,16 +139,9 @@ describe.skipIf(noNatsReason)('a shared DAPO iteration', () => {
     })();
     const learner = runLearner('shared', 120);
     const forged = await hostile; // honest contributors join after the forgery, so it really happened
-    const honest = [0, 1].map(async (i) => {
-      const nc = await as(i);
-      try {
-        return await contribute({ bus: new RunBus(nc, 'shared'), user: `c${i + 1}`, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), idleMs: 8000 });
-      } finally {
-        await nc.close();
-      }
-    });
+    const honest = honestContributors('shared', 8000);
     const shared = await learner;
-    const done = await Promise.all(honest);
+    const done = await honest;
     expect(forged).toMatch(/^dapo\/0\/0\/\d$/);
     const dapo = shared.metrics.find((m) => m.phase === 'dapo')!;
     expect(dapo.values.dist_rejected_reward_mismatch).toBe(1);
@@ -175,7 +176,7 @@ describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => 
           const item = parseWorkItem(w.data);
           const honest = await playLike(item, bus);
           const lie = item.item.startsWith('dapo/1/');
-          const sent = lie ? { ...honest, trajectories: (honest.trajectories as Trajectory[]).map((t) => ({ ...t, reward: { ...t.reward, tests: 1, total: 1 } })) } : honest;
+          const sent = lie ? claimingAllPassed(honest) : honest;
           await bus.publishResult('c3', new TextEncoder().encode(JSON.stringify(sent)));
           w.ack();
           if (lie) return item;
@@ -186,16 +187,9 @@ describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => 
     })();
     const learner = runLearner('overlap', 120, overlapCfg);
     const forged = await hostile;
-    const honest = [0, 1].map(async (i) => {
-      const nc = await as(i);
-      try {
-        return await contribute({ bus: new RunBus(nc, 'overlap'), user: `c${i + 1}`, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), idleMs: 10_000 });
-      } finally {
-        await nc.close();
-      }
-    });
+    const honest = honestContributors('overlap', 10_000);
     const shared = await learner;
-    await Promise.all(honest);
+    await honest;
     expect(forged.policy_version).toBe(0);
     // Iteration 1's episodes were played at version 0 (the weights before iteration 0's update), not at 1.
     const versions = (ts: Trajectory[]) => [...new Set(ts.map((t) => t.policy_version))];
@@ -250,22 +244,43 @@ describe.skipIf(noNatsReason)('overlapping rounds, stopped and resumed', () => {
 
 /** A contributor's honest play of an item, from the bus alone (manifest and weights). */
 async function playLike(item: ReturnType<typeof parseWorkItem>, bus: RunBus) {
-  const { chatFormatFor, stopIdsFor } = await import('../../../src/agent/render.ts');
-  const { parseHfConfig } = await import('../../../src/model/config.ts');
-  const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
-  const { Transformer } = await import('../../../src/model/transformer.ts');
-  const { uploadParams } = await import('../../../src/model/params.ts');
-  const { bufferSource, SafetensorsFile } = await import('../../../src/model/safetensors.ts');
-  const { WeightSet } = await import('../../../src/model/weights.ts');
-  const { episodeOptions } = await import('../../../src/rl/episode-options.ts');
   const m = await bus.getManifest();
   const mc = parseHfConfig(m.model.config);
   const tok = Tokenizer.fromJson(m.model.tokenizerJson, m.model.tokenizerConfig);
-  const be = new FastCpuBackend();
-  const values = await new WeightSet([await SafetensorsFile.open(bufferSource(await bus.getWeights(item.policy_version)))]).validate(mc).readModel(mc);
-  const model = new Transformer(be, mc, uploadParams(be, mc, values));
+  const model = await modelOfVersion(new FastCpuBackend(), mc, await bus.getWeights(item.policy_version), item.policy_version);
   return playItem(item, { model, tokenizer: tok, stopIds: stopIdsFor(tok, mc.eosTokenIds), sandbox: sandboxFactory('node'), episodes: episodeOptions(resolveConfig(m.config as never), { tokenizer: tok, chatFormat: chatFormatFor(tok) }) });
 }
+
+/** A learner's side without a trainer: scratch-30k at random init (seed `init`), its tokenizer, a phase context on
+ *  the first two fixture tasks, the env items are played with, and the manifest SharedRollouts.start takes. */
+function scratchLearner(init: number, sandbox: ReturnType<typeof sandboxFactory> = sandboxFactory('node')) {
+  const preset = MODEL_PRESETS['scratch-30k'];
+  const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
+  const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
+  const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
+  const be = new FastCpuBackend();
+  const model = new Transformer(be, config, uploadParams(be, config, initParams(config, init)));
+  const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
+  const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox, train: tasks.slice(0, 2), test: [] });
+  return {
+    ctx, env: { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes },
+    manifest: { config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } },
+  };
+}
+
+/** A result claiming that every episode passed its tests (the forgery the replay's grading catches). */
+const claimingAllPassed = (m: ResultMessage): ResultMessage => ({ ...m, trajectories: (m.trajectories as Trajectory[]).map((t) => ({ ...t, reward: { ...t.reward, tests: 1, total: 1 } })) });
+
+/** Two honest `contribute` loops (users c1 and c2) on `run`, ending after `idleMs` without work. */
+const honestContributors = (run: string, idleMs: number) =>
+  Promise.all([0, 1].map(async (i) => {
+    const nc = await as(i);
+    try {
+      return await contribute({ bus: new RunBus(nc, run), user: `c${i + 1}`, be: new FastCpuBackend(), sandbox: sandboxFactory('node'), idleMs });
+    } finally {
+      await nc.close();
+    }
+  }));
 
 describe.skipIf(noNatsReason)('two results for one item', () => {
   it('the first to arrive wins, even when a copy sent after it verifies faster', async () => {
@@ -273,41 +288,21 @@ describe.skipIf(noNatsReason)('two results for one item', () => {
     // the two verifications' timing falls: here the original's first sandbox is 3 s slow, so the copy's
     // verification would finish first; results of one item are verified in the order they arrived. Two
     // items, so that the learner reads on (the copy) while the first is verified.
-    const { workItemOf } = await import('../../../src/share/learner.ts');
-    const { trainBpe } = await import('../../../src/model/bpe.ts');
-    const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
-    const { initParams } = await import('../../../src/model/init.ts');
-    const { uploadParams } = await import('../../../src/model/params.ts');
-    const { MODEL_PRESETS } = await import('../../../src/model/presets.ts');
-    const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
-    const { Transformer } = await import('../../../src/model/transformer.ts');
-    const { stopIdsFor } = await import('../../../src/agent/render.ts');
-    const { flattenConfig } = await import('../../../src/rl/config.ts');
-    const { phaseContext } = await import('../../../src/rl/session.ts');
-    const { tokenizerCorpus } = await import('../../../src/rl/session.ts');
-    const preset = MODEL_PRESETS['scratch-30k'];
-    const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
-    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
-    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
-    const be = new FastCpuBackend();
-    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, 4)));
-    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
     let slowNext = 0;
     const sandbox: ReturnType<typeof sandboxFactory> = async (...a) => {
       if (slowNext-- > 0) await new Promise((r) => setTimeout(r, 3000));
       return sandboxFactory('node')(...a);
     };
-    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox, train: tasks.slice(0, 2), test: [] });
+    const { ctx, env, manifest } = scratchLearner(4, sandbox);
     const req = {
       label: 'dapo/0/0', tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 100 + k, policySeed: () => 7,
       version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
     };
-    const env = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
     const [original, second] = [await playItem(workItemOf('race', req, 0), env), await playItem(workItemOf('race', req, 1), env)];
     const bytes = new TextEncoder().encode(JSON.stringify(original));
     const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     const share = new SharedRollouts(new RunBus(lnc, 'race'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
-    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    await share.start(manifest);
     const [c1, c2] = await Promise.all([as(0), as(1)]);
     try {
       slowNext = 1; // the first sandbox a verification opens: the original's
@@ -334,29 +329,11 @@ describe.skipIf(noNatsReason)('two results for one item', () => {
 
 describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
   it('a forged log-prob that was not audited is accepted, the next one is caught: its contributor is banned and its accepted result dropped and played again', async () => {
-    const { workItemOf, auditDraw } = await import('../../../src/share/learner.ts');
-    const { trainBpe } = await import('../../../src/model/bpe.ts');
-    const { freezeConfig, toHfConfig } = await import('../../../src/model/config.ts');
-    const { initParams } = await import('../../../src/model/init.ts');
-    const { uploadParams } = await import('../../../src/model/params.ts');
-    const { MODEL_PRESETS } = await import('../../../src/model/presets.ts');
-    const { Tokenizer } = await import('../../../src/model/tokenizer.ts');
-    const { Transformer } = await import('../../../src/model/transformer.ts');
-    const { stopIdsFor } = await import('../../../src/agent/render.ts');
-    const { phaseContext, tokenizerCorpus } = await import('../../../src/rl/session.ts');
-    const preset = MODEL_PRESETS['scratch-30k'];
-    const bpe = trainBpe(tokenizerCorpus(tasks), { vocabSize: preset.tokenizerVocab });
-    const tokenizer = Tokenizer.fromJson(bpe.tokenizerJson, bpe.tokenizerConfig);
-    const config = freezeConfig({ ...preset.config, vocabSize: Math.min(preset.config.vocabSize, tokenizer.vocabSize) });
-    const be = new FastCpuBackend();
-    const model = new Transformer(be, config, uploadParams(be, config, initParams(config, 5)));
-    const stopIds = stopIdsFor(tokenizer, config.eosTokenIds);
-    const ctx = phaseContext(cfg, be, { model, tokenizer, stopIds }, { sandbox: sandboxFactory('node'), train: tasks.slice(0, 2), test: [] });
+    const { ctx, env, manifest } = scratchLearner(5);
     const req = {
       label: 'dapo/0/0', tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 200 + 10 * g + k, policySeed: (g: number) => 9 + g,
       version: 0, temperature: 1, maxTurns: cfg.agent.maxTurns, contextTokens: cfg.agent.contextTokens,
     };
-    const env = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
     const honest = [await playItem(workItemOf('audit', req, 0), env), await playItem(workItemOf('audit', req, 1), env)];
     // The forgery an audit alone catches: one behaviour log-prob made up (tokens, observations and reward honest).
     const forge = (m: ResultMessage): ResultMessage => {
@@ -375,7 +352,7 @@ describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
     const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     const banned: string[] = [];
     const share = new SharedRollouts(new RunBus(lnc, 'audit'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120, auditShare: p, auditSecret: secret, onBan: (u) => banned.push(u) });
-    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: bpe.tokenizerJson, tokenizerConfig: bpe.tokenizerConfig } });
+    await share.start(manifest);
     const [c1, c2] = await Promise.all([as(0), as(1)]);
     const send = (bus: RunBus, user: string, m: ResultMessage) => bus.publishResult(user, new TextEncoder().encode(JSON.stringify(m)));
     try {
