@@ -1,4 +1,4 @@
-// The pipeline driver: the run's phases in order (base → RFT → DAPO), each trained (phases.ts) and then
+// The pipeline driver: the run's phases in order (base → RFT → DAPO), each trained (phases.ts, dapo.ts) and then
 // evaluated on the test split, from one resolved config, resumable. Every random choice comes from
 // seedFor(config.seed, …) and state is checkpointed inside and between phases (checkpoints.ts), so a resumed run
 // reproduces an uninterrupted one's metrics (wall-clock timings aside). The policy is opened in session.ts.
@@ -12,9 +12,18 @@ import type { MetricRecord, RunStore } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { RunCheckpoints } from './checkpoints.ts';
 import { flattenConfig, type RunConfig } from './config.ts';
-import { evaluate, TRAIN, type PhaseContext, type Progress, type RemoteRollouts, type TrainPhase } from './phases.ts';
+import { dapo } from './dapo.ts';
+import { behaviourCloning, evaluate, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts, type TrainPhase } from './phases.ts';
 import type { PhaseRow } from './results.ts';
 import { openRunPolicy, phaseContext, runSandbox } from './session.ts';
+
+/** What each phase trains before its evaluation. The base phase of a pretrained run (bc.episodes 0) trains
+ *  nothing: it evaluates the model as it came. */
+const TRAIN: Record<TrainPhase, <T extends Tensor>(ctx: PhaseContext<T>) => Promise<void>> = {
+  base: (ctx) => (ctx.cfg.bc.episodes > 0 ? behaviourCloning(ctx) : Promise.resolve()),
+  rft: rejectionFineTuning,
+  dapo,
+};
 
 export interface TrainerEvents {
   progress?(p: Progress): void;

@@ -115,7 +115,7 @@ describe('model.preset', () => {
 
 describe('dapo.warmupSteps', () => {
   it('warms the DAPO learning rate up linearly over its first optimiser steps, then holds it', async () => {
-    const { dapoLr } = await import('../../../src/rl/phases.ts');
+    const { dapoLr } = await import('../../../src/rl/dapo.ts');
     const cfg = resolveConfig({ 'dapo.lr': 1e-3, 'dapo.warmupSteps': 4 });
     expect([0, 1, 2, 3, 4, 50].map((s) => dapoLr(cfg, s))).toEqual([2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3]);
     expect(dapoLr(resolveConfig({ 'dapo.lr': 1e-3 }), 0)).toBe(1e-3); // 0: no warm-up (the default)

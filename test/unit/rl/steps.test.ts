@@ -13,7 +13,7 @@ import { CpuBackend } from '../../../src/ops/reference/backend.ts';
 import { groupAdvantages } from '../../../src/rl/advantages.ts';
 import { AdamW } from '../../../src/rl/optimizer.ts';
 import { packEpisodes, passes, sliceRows } from '../../../src/rl/pack.ts';
-import { dapoUpdate } from '../../../src/rl/phases.ts';
+import { dapoUpdate } from '../../../src/rl/dapo.ts';
 import { dapoStep, sftStep } from '../../../src/rl/steps.ts';
 
 const be = new CpuBackend();
