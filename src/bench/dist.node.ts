@@ -91,9 +91,11 @@ export interface DistBenchResult {
   /** verify ÷ play: the share of playing the learner spends to accept an episode. */
   verify_over_play: number;
   audit_share: number;
-  /** Under audits: results audited, contributors banned (by kind: null for an honest one), accepted results
+  /** Under audits: results that reached the audit draw (passed the checks before it), of them the ones audited
+   *  (accepted or caught), contributors banned (by kind: null for an honest one), accepted results
    *  dropped on a ban, and per hostile contributor whose forgery only an audit catches (logprob, other_seed)
    *  the forged results that reached a kept group, beside the bound's mean (1 − p)/p. */
+  drawn: number;
   audited: number;
   banned: Record<string, number>;
   dropped: number;
@@ -265,7 +267,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       accepted_per_s: (m.dist_accepted ?? 0) / seconds, rejected, refused_by_server: refused, played_by_learner: m.dist_played_by_learner ?? 0,
       round_s_shared: roundShared, round_s_alone: roundAlone, ratio_alone_over_shared: roundAlone / roundShared, poisoned, hostile_accepted: hostileAccepted,
       model: shape, play_per_episode: perEpisode(play), verify_per_episode: perEpisode(verify), verify_over_play: verify.total_ms / play.total_ms,
-      audit_share: auditShare, audited: m.dist_audited ?? m.dist_accepted ?? 0, banned, dropped: m.dist_dropped ?? 0,
+      audit_share: auditShare, drawn: m.dist_drawn ?? m.dist_accepted ?? 0, audited: m.dist_audited ?? m.dist_accepted ?? 0, banned, dropped: m.dist_dropped ?? 0,
       forged_kept_per_evader: evaders ? poisoned / evaders : 0, forged_kept_bound: (1 - auditShare) / auditShare,
     };
   } finally {

@@ -211,7 +211,7 @@ export function registerModelBench(bench: Command): void {
         console.log(`poisoned groups: ${r.poisoned} (checked: every kept group against the honest play of its item) · accepted from hostile contributors: ${r.hostile_accepted}`);
         const p = r.play_per_episode, v = r.verify_per_episode, ms = (x: number) => `${x.toFixed(1)} ms`;
         if (r.audit_share < 1) {
-          console.log(`audits: ${(100 * r.audit_share).toFixed(0)} % of results (${r.audited} audited) · banned: ${Object.entries(r.banned).map(([k, c]) => `${c} ${k}`).join(', ') || 'none'} · accepted results dropped on a ban: ${r.dropped}`);
+          console.log(`audits: ${(100 * r.audit_share).toFixed(0)} % of results (${r.audited} of ${r.drawn} drawn were audited) · banned: ${Object.entries(r.banned).map(([k, c]) => `${c} ${k}`).join(', ') || 'none'} · accepted results dropped on a ban: ${r.dropped}`);
           console.log(`forged results in kept groups per contributor forging what only an audit catches (logprob, other_seed): ${r.forged_kept_per_evader.toFixed(2)} (the bound's mean (1 − p)/p: ${r.forged_kept_bound.toFixed(2)})`);
         }
         console.log(`per episode at ${r.model}, measured apart: play ${ms(p.total_ms)} (generation ${ms(p.generation_ms)}, sandbox and grading ${ms(p.sandbox_ms)}) · verify ${ms(v.total_ms)} (sandbox replay and grading ${ms(v.replay_ms)}, log-prob forward ${ms(v.forward_ms)}, sampler and log-prob checks ${ms(v.check_ms)}) · verify/play ${(100 * r.verify_over_play).toFixed(0)} %`);

@@ -84,7 +84,7 @@ interface Prefetched<T extends Tensor> {
 export class SharedRollouts implements RemoteRollouts {
   readonly tally = new Map<string, ContributorTally>();
   /** Since the last metrics() call. */
-  private window = { accepted: 0, rejected: {} as Partial<Record<RejectReason, number>>, playedByLearner: 0, maxLogprobError: 0, audited: 0, banned: 0, dropped: 0 };
+  private window = { accepted: 0, rejected: {} as Partial<Record<RejectReason, number>>, playedByLearner: 0, maxLogprobError: 0, drawn: 0, audited: 0, banned: 0, dropped: 0 };
   private readonly auditShare: number;
   private readonly auditSecret: Uint8Array;
   private readonly published = new Set<number>();
@@ -122,7 +122,7 @@ export class SharedRollouts implements RemoteRollouts {
   /** Counts since the last call, as metric values (dist_*). */
   metrics(): Record<string, number> {
     const w = this.window;
-    this.window = { accepted: 0, rejected: {}, playedByLearner: 0, maxLogprobError: 0, audited: 0, banned: 0, dropped: 0 };
+    this.window = { accepted: 0, rejected: {}, playedByLearner: 0, maxLogprobError: 0, drawn: 0, audited: 0, banned: 0, dropped: 0 };
     const rejected = Object.values(w.rejected).reduce((a, b) => a + (b ?? 0), 0);
     return {
       dist_accepted: w.accepted,
@@ -131,7 +131,7 @@ export class SharedRollouts implements RemoteRollouts {
       dist_played_by_learner: w.playedByLearner,
       dist_max_logprob_error: w.maxLogprobError,
       dist_contributors: this.tally.size,
-      ...(this.auditShare < 1 ? { dist_audited: w.audited, dist_banned: w.banned, dist_dropped: w.dropped } : {}),
+      ...(this.auditShare < 1 ? { dist_drawn: w.drawn, dist_audited: w.audited, dist_banned: w.banned, dist_dropped: w.dropped } : {}),
     };
   }
 
@@ -267,6 +267,7 @@ export class SharedRollouts implements RemoteRollouts {
         const p = pending.get(msg.item);
         if (!p) throw new ResultError('duplicate', `item ${msg.item} was settled by a result that arrived before this one`);
         audited = await auditDraw(this.auditSecret, r.user, msg.item, msg.attempt, this.auditShare);
+        this.window.drawn++;
         const v = await verifyResult(p.item, p.task, msg, { ...verifier, gate, audit: audited });
         // A ban while this one was verified (another of its results failed an audit): refused as well.
         if (this.tally.get(r.user)?.banned) throw new ResultError('banned', `${r.user} was caught by an audit`);

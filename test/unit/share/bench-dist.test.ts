@@ -42,7 +42,12 @@ describe.skipIf(noNatsReason)('bench dist --audit', () => {
     for (const kind of Object.keys(r.banned)) expect(['logprob', 'other_seed']).toContain(kind);
     expect(r.poisoned).toBeLessThanOrEqual(r.hostile_accepted);
     expect(r.forged_kept_per_evader).toBeCloseTo(r.poisoned / 2, 12); // one logprob and one other_seed forger
-    expect(r.audited).toBeGreaterThan(0);
+    // Which contributor plays which item is a race, so how many results an audit draws varies from run to run
+    // (the draws' rate and a deterministic catch are tested in shared-run.test): the accounting holds in any run.
+    // Every kept group from a contributor passed a draw; a ban follows an audit's catch.
+    expect(r.drawn).toBeGreaterThanOrEqual(r.groups - r.played_by_learner);
+    expect(r.audited).toBeLessThanOrEqual(r.drawn);
+    expect(Object.values(r.banned).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(r.audited);
   }, 300_000);
 });
 
