@@ -22,16 +22,21 @@ import { auditDraw, SharedRollouts, workItemOf } from '../share/learner.ts';
 import { startLocalServer } from '../share/local-server.node.ts';
 import { playItem } from '../share/play.ts';
 import { verifyResult } from '../share/verify.ts';
-import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
+import { manifestLoraOf, parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
 import { inboxPrefix } from '../share/server-config.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { toHfConfig } from '../model/config.ts';
+import type { Backend } from '../ops/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
+import type { Tensor } from '../ops/tensor.ts';
+import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
+import { modelPreset } from '../model/presets.ts';
+import { PRETRAINED_SHAPES, randomShapeModel, SHAPE_NAMES } from '../model/shapes.ts';
 import { collect, seedFor } from '../rl/collect.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { flattenConfig, resolveConfig } from '../rl/config.ts';
 import { rolloutBatch, type RoundRequest } from '../rl/phases.ts';
-import { openRunPolicy, phaseContext } from '../rl/session.ts';
+import { openRunPolicy, phaseContext, tokenizerCorpus } from '../rl/session.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import type { Task } from '../tasks/schema.ts';
 
@@ -48,11 +53,16 @@ export interface DistBenchOptions {
   tasksPerRound: number;
   groupSize: number;
   seed: number;
-  /** The from-scratch model shape the learner plays and verifies with (random init); default scratch-30k. */
+  /** The model shape the learner plays and verifies with, random weights: a from-scratch preset (default
+   *  scratch-30k) or a pretrained shape (model/shapes.ts: LoRA rank 16, a BPE filled up to its vocabulary). */
   model?: string;
+  /** The learner's backend: fast-cpu (default) or wasm (SIMD, this machine's threads). */
+  backend?: 'fast-cpu' | 'wasm';
   /** dist.auditShare: the share of results whose forward-pass checks run (default 1: all). */
   audit?: number;
   onRound?(r: { round: number; seconds: number; accepted: number }): void;
+  /** Each measured step as it starts (the play of each item, its verification, the learner alone, …). */
+  onStep?(what: string): void;
 }
 
 /** Milliseconds per episode, by part. */
@@ -85,6 +95,7 @@ export interface DistBenchResult {
   poisoned: number;
   hostile_accepted: number;
   model: string;
+  backend: string;
   /** Per episode, measured apart: a contributor's play and the learner's verification of it. */
   play_per_episode: PlayCost;
   verify_per_episode: VerifyCost;
@@ -109,9 +120,15 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
   let stop = false;
   try {
     const shape = o.model ?? 'scratch-30k';
-    const cfg = resolveConfig({ 'model.preset': shape, seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
-    const be = new FastCpuBackend();
-    const policy = await openRunPolicy(cfg, be, { store: { readJson: async () => null, writeJson: async () => {} }, train: o.tasks });
+    const pretrained = modelPreset(shape) ? undefined : PRETRAINED_SHAPES[shape];
+    if (!modelPreset(shape) && !pretrained) throw new Error(`bench dist: no model shape "${shape}" (${SHAPE_NAMES.join(', ')})`);
+    const lora: Record<string, number | string> = pretrained?.lora ? { 'model.loraRank': pretrained.lora.rank, 'model.loraAlpha': pretrained.lora.alpha, 'model.loraTargets': pretrained.lora.targets.join(',') } : {};
+    const cfg = resolveConfig({ 'model.preset': shape, ...lora, seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
+    const be: Backend<Tensor> = o.backend === 'wasm' ? await wasmBackendNode(nodeThreads()) : new FastCpuBackend();
+    const policy = await openRunPolicy(cfg, be, {
+      store: { readJson: async () => null, writeJson: async () => {} }, train: o.tasks,
+      ...(pretrained ? { pretrained: randomShapeModel(pretrained, tokenizerCorpus(o.tasks), o.seed) } : {}),
+    });
     const { model, tokenizer, stopIds, config } = policy;
     const ctx = phaseContext(cfg, be, policy, { sandbox: sandboxFactory('node'), train: o.tasks, test: [] });
     const limits = { maxResultBytes: 4 << 20, logprobTolerance: 2e-3 };
@@ -120,7 +137,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const auditShare = o.audit ?? 1;
     const auditSecret = utf8Encode(`bench-audit-${o.seed}`);
     const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120, auditShare, auditSecret });
-    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config } });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
     const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
 
     // The rounds' work, and each item's honest result (and one played with another seed), played here
@@ -136,6 +153,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const play: PlayCost = { total_ms: 0, generation_ms: 0, sandbox_ms: 0 };
     for (const req of requests) {
       for (const g of req.tasks.keys()) {
+        o.onStep?.(`playing ${req.label}/${g}`);
         const p0 = performance.now();
         const r = await playItem(itemOf(req, g), playEnv);
         const wall = performance.now() - p0;
@@ -150,6 +168,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const verify: VerifyCost = { total_ms: 0, replay_ms: 0, forward_ms: 0, check_ms: 0 };
     for (const req of requests) {
       for (const g of req.tasks.keys()) {
+        o.onStep?.(`verifying ${req.label}/${g}`);
         const v0 = performance.now();
         const audit = await auditDraw(auditSecret, 'c1', `${req.label}/${g}`, 0, auditShare);
         const { stats } = await verifyResult(itemOf(req, g), req.tasks[g]!, honest.get(`${req.label}/${g}`)!, { ...playEnv, limits, audit });
@@ -160,15 +179,19 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const perEpisode = <C extends object>(c: C): C => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, (v as number) / (o.rounds * o.tasksPerRound * o.groupSize)])) as C;
     // The peer: the same rounds on the single-machine path (dapoRound without share: batches of whole
     // groups in lockstep, sandbox work overlapping generation as the run config says).
+    o.onStep?.('the learner playing the rounds alone');
     const p0 = performance.now();
     for (const req of requests) {
       const specs = req.tasks.flatMap((task, g) => Array.from({ length: o.groupSize }, (_, k) => ({ task, seed: req.episodeSeed(g, k) })));
       await collect(specs, (b) => new ModelPolicy(model, tokenizer, { contextTokens: ctx.episodes.contextTokens + ctx.episodes.actionTokens, stopIds, sampling: { temperature: 1 }, seed: seedFor(o.seed, 'alone', b) }), ctx.sandbox, ctx.episodes, rolloutBatch(cfg, o.groupSize));
     }
     const roundAlone = (performance.now() - p0) / 1000 / o.rounds;
-    for (const req of requests) for (const g of req.tasks.keys()) otherSeed.set(`${req.label}/${g}`, await playItem({ ...itemOf(req, g), policy_seed: req.policySeed(g) + 1 }, playEnv));
-    const honestOf = async (item: WorkItem) => ({ ...honest.get(item.item)!, attempt: item.attempt });
     const kindOf = (i: number): HostileKind | null => (i < Math.round(o.hostile * o.contributors) ? HOSTILE_KINDS[i % HOSTILE_KINDS.length]! : null);
+    // Another seed's play of each item, for the contributors that send it (none: not played).
+    const sendsOtherSeed = Array.from({ length: o.contributors }, (_, i) => kindOf(i)).includes('other_seed');
+    if (sendsOtherSeed) o.onStep?.('playing each item with another seed (what an other_seed forger sends)');
+    if (sendsOtherSeed) for (const req of requests) for (const g of req.tasks.keys()) otherSeed.set(`${req.label}/${g}`, await playItem({ ...itemOf(req, g), policy_seed: req.policySeed(g) + 1 }, playEnv));
+    const honestOf = async (item: WorkItem) => ({ ...honest.get(item.item)!, attempt: item.attempt });
     const hostile = Object.fromEntries(HOSTILE_KINDS.map((k) => [k, 0])) as Record<HostileKind, number>;
     let refused = 0;
     const sent: ResultMessage[] = [];
@@ -231,6 +254,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const accepted: { label: string; ts: Trajectory[]; req: RoundRequest }[] = [];
     let round = 0;
     for (const req of requests) {
+      o.onStep?.(`shared round ${req.label}`);
       const r0 = performance.now();
       const ts = await share.play(ctx, req);
       roundTimes.push((performance.now() - r0) / 1000);
@@ -266,7 +290,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
       contributors: o.contributors, hostile, rounds: round, groups, episodes: groups * o.groupSize, seconds,
       accepted_per_s: (m.dist_accepted ?? 0) / seconds, rejected, refused_by_server: refused, played_by_learner: m.dist_played_by_learner ?? 0,
       round_s_shared: roundShared, round_s_alone: roundAlone, ratio_alone_over_shared: roundAlone / roundShared, poisoned, hostile_accepted: hostileAccepted,
-      model: shape, play_per_episode: perEpisode(play), verify_per_episode: perEpisode(verify), verify_over_play: verify.total_ms / play.total_ms,
+      model: shape, backend: o.backend ?? 'fast-cpu', play_per_episode: perEpisode(play), verify_per_episode: perEpisode(verify), verify_over_play: verify.total_ms / play.total_ms,
       audit_share: auditShare, drawn: m.dist_drawn ?? m.dist_accepted ?? 0, audited: m.dist_audited ?? m.dist_accepted ?? 0, banned, dropped: m.dist_dropped ?? 0,
       forged_kept_per_evader: evaders ? poisoned / evaders : 0, forged_kept_bound: (1 - auditShare) / auditShare,
     };

@@ -147,8 +147,11 @@ function modelTable(rows: ModelBenchResult[]): string {
 }
 
 export function registerModelBench(bench: Command): void {
-  const shapesOf = (o: { model: string; preset?: string }): ModelShape[] => {
+  const refusePreset = (o: { preset?: string }) => {
     if (o.preset !== undefined) throw new UserError(`bench takes a model shape with --model (${SHAPE_NAMES.join(', ')}); --preset names a run preset in \`webswe train\``);
+  };
+  const shapesOf = (o: { model: string; preset?: string }): ModelShape[] => {
+    refusePreset(o);
     return (o.model === 'both' ? ['scratch-160k', 'scratch-5m'] : o.model.split(',')).map((n) => {
       const shape = modelShape(n.trim());
       if (!shape) throw new UserError(`--model must be one of ${SHAPE_NAMES.join(', ')} (a comma list, or both), got "${n.trim()}"`);
@@ -163,16 +166,20 @@ export function registerModelBench(bench: Command): void {
     .option('--rounds <n>', 'shared generation rounds (each --tasks groups of new work)', '4')
     .option('--tasks <n>', 'groups per round', '16')
     .option('-G, --group <n>', 'episodes per group', '4')
-    .option('--model <shape>', `the learner's from-scratch model shape (${Object.keys(MODEL_PRESETS).join(', ')}; random init)`, 'scratch-30k')
+    .option('--model <shape>', `the learner's model shape, random weights (${SHAPE_NAMES.join(', ')}; a pretrained shape with LoRA rank 16 and a BPE filled up to its vocabulary)`, 'scratch-30k')
+    .addOption(new Option('--preset <name>').hideHelp())
+    .option('--backend <name>', "the learner's backend: fast-cpu or wasm (default: fast-cpu for a from-scratch shape, wasm for a pretrained one)")
     .option('--audit <share>', "dist.auditShare: the share of results whose sampled tokens and log-probs the learner checks with its forward pass (replay and grading run on every one); below 1 the report adds the bound's figures", '1')
     .option('--overlap', "instead: a shared DAPO phase (micro's settings and model shape, or --model's, at random init) with dist.maxOffPolicy 0 and then 1, its contributors `webswe contribute` processes (--contributors, default 1 here): the learner's iteration time and idle share in each, and the ratio")
     .option('--iterations <n>', '--overlap: DAPO iterations of each run (the first is not counted: its round is never issued early)', '4')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; audit: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
+    .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; preset?: string; backend?: string; audit: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
-        if (!modelPreset(o.model)) {
-          throw new UserError(`--model must be a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"${modelShape(o.model) ? ': a pretrained shape needs its tokenizer, which a shared run takes from the model folder' : ''}`);
-        }
+        refusePreset(o);
+        if (!modelShape(o.model)) throw new UserError(`--model must be one of ${SHAPE_NAMES.join(', ')}, got "${o.model}"`);
+        if (o.overlap && !modelPreset(o.model)) throw new UserError(`--overlap runs a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"`);
+        const backend = o.backend ?? (modelPreset(o.model) ? 'fast-cpu' : 'wasm');
+        if (backend !== 'fast-cpu' && backend !== 'wasm') throw new UserError(`--backend must be fast-cpu or wasm, got "${backend}"`);
         const tasks = readTaskFile('public/tasks/level0/train.jsonl', { max: 64, difficulty: 'token', select: 'shortest' });
         const n = (s: string, what: string, min: number) => {
           const v = Number(s);
@@ -201,8 +208,9 @@ export function registerModelBench(bench: Command): void {
         if (audit > 1) throw new UserError(`--audit is a share in 0.01..1, got ${audit}`);
         const r = await benchDist({
           tasks, contributors: Math.round(n(o.contributors, 'contributors', 1)), hostile, rounds: Math.round(n(o.rounds, 'rounds', 1)),
-          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1, model: o.model, audit,
+          tasksPerRound: Math.round(n(o.tasks, 'tasks', 1)), groupSize: Math.round(n(o.group, 'group', 1)), seed: 1, model: o.model, backend, audit,
           onRound: (x) => process.stderr.write(`bench: dist round ${x.round + 1}: ${x.accepted} groups in ${x.seconds.toFixed(1)} s\n`),
+          onStep: (what) => process.stderr.write(`bench: dist ${what}\n`),
         });
         if (o.json) return printJson(r);
         console.log(`shared run on loopback · ${r.contributors} contributors (${Object.entries(r.hostile).filter(([, c]) => c).map(([k, c]) => `${c} ${k}`).join(', ')} hostile) · ${r.rounds} rounds, ${r.groups} groups of ${r.episodes / Math.max(1, r.groups)} in ${r.seconds.toFixed(0)} s`);
@@ -214,7 +222,7 @@ export function registerModelBench(bench: Command): void {
           console.log(`audits: ${(100 * r.audit_share).toFixed(0)} % of results (${r.audited} of ${r.drawn} drawn were audited) · banned: ${Object.entries(r.banned).map(([k, c]) => `${c} ${k}`).join(', ') || 'none'} · accepted results dropped on a ban: ${r.dropped}`);
           console.log(`forged results in kept groups per contributor forging what only an audit catches (logprob, other_seed): ${r.forged_kept_per_evader.toFixed(2)} (the bound's mean (1 − p)/p: ${r.forged_kept_bound.toFixed(2)})`);
         }
-        console.log(`per episode at ${r.model}, measured apart: play ${ms(p.total_ms)} (generation ${ms(p.generation_ms)}, sandbox and grading ${ms(p.sandbox_ms)}) · verify ${ms(v.total_ms)} (sandbox replay and grading ${ms(v.replay_ms)}, log-prob forward ${ms(v.forward_ms)}, sampler and log-prob checks ${ms(v.check_ms)}) · verify/play ${(100 * r.verify_over_play).toFixed(0)} %`);
+        console.log(`per episode at ${r.model} on ${r.backend}, measured apart: play ${ms(p.total_ms)} (generation ${ms(p.generation_ms)}, sandbox and grading ${ms(p.sandbox_ms)}) · verify ${ms(v.total_ms)} (sandbox replay and grading ${ms(v.replay_ms)}, log-prob forward ${ms(v.forward_ms)}, sampler and log-prob checks ${ms(v.check_ms)}) · verify/play ${(100 * r.verify_over_play).toFixed(0)} %`);
         process.exit(0);
       }),
     );

@@ -197,3 +197,22 @@ function bpeFiles(vocab: string[], merges: string[], modelMaxLength: number) {
   };
   return { tokenizerJson, tokenizerConfig };
 }
+
+/**
+ * A trained tokenizer's files with the BPE vocabulary filled up to `size` ids. A model whose config has more
+ * output rows than the tokenizer has tokens (a pretrained shape with random weights samples every row) must be
+ * able to decode each id it samples: the ids past the trained vocabulary become tokens that no merge produces
+ * (encoding the corpus is unchanged) and that decode to plain text, `~` id-in-base-36 `~`.
+ */
+export function padVocab(files: Pick<TrainedBpe, 'tokenizerJson' | 'tokenizerConfig'>, size: number): Pick<TrainedBpe, 'tokenizerJson' | 'tokenizerConfig'> & { vocabSize: number } {
+  const model = files.tokenizerJson.model as { vocab: Record<string, number> };
+  const vocab = Object.fromEntries(Object.entries(model.vocab));
+  const have = Object.keys(vocab).length;
+  if (!Number.isInteger(size) || size < have) throw new Error(`padVocab: size must be an integer ≥ the ${have} tokens the tokenizer has, got ${size}`);
+  for (let id = have; id < size; id++) {
+    let t = `~${id.toString(36)}~`;
+    while (Object.hasOwn(vocab, t)) t += '~';
+    vocab[t] = id;
+  }
+  return { tokenizerJson: { ...files.tokenizerJson, model: { ...model, vocab } }, tokenizerConfig: files.tokenizerConfig, vocabSize: size };
+}

@@ -3,7 +3,10 @@
 // qwen2.5-coder-0.5b` measures a 0.5 B model offline (no Hub download: the arithmetic and the memory depend on the
 // shape alone). A pretrained shape trains as its run does: LoRA rank 16 on every projection (the `qwen-coder-lora`
 // run preset), the base weights frozen.
-import { parseHfConfig, type ModelConfig } from './config.ts';
+import { trainBpe, padVocab, SPECIAL_TOKENS } from './bpe.ts';
+import { freezeConfig, parseHfConfig, type ModelConfig } from './config.ts';
+import { initParams } from './init.ts';
+import type { LoadedModel } from './load.ts';
 import { parseLoraTargets, type LoraConfig } from './lora.ts';
 import { MODEL_PRESETS, modelPreset } from './presets.ts';
 
@@ -39,4 +42,15 @@ export function modelShape(name: string): ModelShape | undefined {
   const preset = modelPreset(name);
   if (preset) return preset;
   return Object.hasOwn(PRETRAINED_SHAPES, name) ? PRETRAINED_SHAPES[name] : undefined;
+}
+
+/** A pretrained shape as a loaded model folder would give it, for a run that needs text (a shared run's
+ *  episodes, `bench dist`): seeded random weights, and a byte-level BPE trained on `corpus` (`tokenizerVocab`
+ *  ids) filled up to the shape's vocabulary (bpe.ts padVocab: a random model samples every row), its stop
+ *  token the tokenizer's <|im_end|>. Only the text differs from the real model; the arithmetic is the shape's. */
+export function randomShapeModel(shape: ModelShape, corpus: readonly string[], seed: number, tokenizerVocab = 4096): Pick<LoadedModel, 'config' | 'tokenizerJson' | 'tokenizerConfig'> & { weights: { readModel(c: ModelConfig): Promise<Map<string, Float32Array>> } } {
+  const bpe = trainBpe(corpus, { vocabSize: Math.min(tokenizerVocab, shape.config.vocabSize) });
+  const files = padVocab(bpe, shape.config.vocabSize);
+  const config = freezeConfig({ ...shape.config, bosTokenId: SPECIAL_TOKENS.indexOf('<|endoftext|>'), eosTokenIds: [SPECIAL_TOKENS.indexOf('<|im_end|>')] });
+  return { config, tokenizerJson: files.tokenizerJson, tokenizerConfig: files.tokenizerConfig, weights: { readModel: async (c) => initParams(c, seed) } };
 }

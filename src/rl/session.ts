@@ -76,6 +76,9 @@ export function tokenizerCorpus(train: readonly Task[]): string[] {
   return [SYSTEM_PROMPT, ...train.flatMap((t) => [episodeSketch(t), ...Object.values(t.files)])];
 }
 
+/** What a run reads of a pretrained model: a loaded folder, or a shape with random weights (model/shapes.ts). */
+export type PretrainedSource = Pick<LoadedModel, 'config' | 'tokenizerJson' | 'tokenizerConfig' | 'chatTemplate'> & { weights: Pick<LoadedModel['weights'], 'readModel'> };
+
 /** The LoRA settings of a run (model.loraRank 0: none, every weight trains). */
 export function loraOf(cfg: RunConfig): LoraConfig | undefined {
   const rank = cfg.model.loraRank;
@@ -93,7 +96,7 @@ export function loraOf(cfg: RunConfig): LoraConfig | undefined {
 export async function openRunPolicy<T extends Tensor>(
   cfg: RunConfig,
   be: Backend<T>,
-  from: { store: Pick<RunStore, 'readJson' | 'writeJson'>; train: readonly Task[]; pretrained?: LoadedModel },
+  from: { store: Pick<RunStore, 'readJson' | 'writeJson'>; train: readonly Task[]; pretrained?: PretrainedSource },
   ck?: Pick<Checkpoint, 'params' | 'adapters'>,
 ): Promise<RunPolicy<T>> {
   const preset = modelPreset(cfg.model.preset);

@@ -8,7 +8,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy,
 import type { NatsConnection } from '@nats-io/nats-core';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { utf8Decode, utf8Encode } from '../model/dtypes.ts';
-import { learnerConsumer, manifestName, talliesName, OBJECT_BUCKET, RESULTS_STREAM, resultsSubject, weightsName, WORK_STREAM, workConsumer, workSubject, type RunManifest, type WorkItem } from './protocol.ts';
+import { adaptersName, baseWeightsName, learnerConsumer, manifestName, talliesName, OBJECT_BUCKET, RESULTS_STREAM, resultsSubject, weightsName, WORK_STREAM, workConsumer, workSubject, type RunManifest, type WorkItem } from './protocol.ts';
 
 
 /** A result as the learner receives it: who sent it (the subject's last token: the server enforces it). */
@@ -109,6 +109,15 @@ export class RunBus {
     await this.put(weightsName(this.run, version), bytes);
   }
 
+  /** A LoRA run's base weights (once) and a version's adapters. */
+  async putBaseWeights(bytes: Uint8Array): Promise<void> {
+    await this.put(baseWeightsName(this.run), bytes);
+  }
+
+  async putAdapters(version: number, bytes: Uint8Array): Promise<void> {
+    await this.put(adaptersName(this.run, version), bytes);
+  }
+
   async putTallies(t: Record<string, unknown>): Promise<void> {
     await this.put(talliesName(this.run), utf8Encode(JSON.stringify(t)));
   }
@@ -154,6 +163,18 @@ export class RunBus {
   async getWeights(version: number): Promise<Uint8Array> {
     const bytes = await this.get(weightsName(this.run, version));
     if (!bytes) throw new Error(`run ${this.run} has no weights for policy version ${version}`);
+    return bytes;
+  }
+
+  async getBaseWeights(): Promise<Uint8Array> {
+    const bytes = await this.get(baseWeightsName(this.run));
+    if (!bytes) throw new Error(`run ${this.run} has no base weights on this server (a LoRA run publishes them before its first round)`);
+    return bytes;
+  }
+
+  async getAdapters(version: number): Promise<Uint8Array> {
+    const bytes = await this.get(adaptersName(this.run, version));
+    if (!bytes) throw new Error(`run ${this.run} has no adapters for policy version ${version}`);
     return bytes;
   }
 

@@ -1,5 +1,6 @@
 // A contributor (`webswe contribute`, the app's Contribute view): read the run's manifest once, then take
-// work items one at a time, load the weights of each item's policy version (the last two kept), play the
+// work items one at a time, load the weights of each item's policy version (the last two kept; a LoRA run's
+// base once, then each version's adapters on it), play the
 // item's episodes in this machine's sandbox (play.ts) while extending the lease, publish the result on
 // this contributor's own subject and ack the item. It trusts the learner's items (they come from the
 // run it chose to join) but checks their form, and its sandbox isolates the task's code as always.
@@ -15,7 +16,7 @@ import { episodeOptions } from '../rl/episode-options.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { RunBus } from './bus.ts';
 import { playItem } from './play.ts';
-import { freeModel, modelOfVersion } from './version-weights.ts';
+import { freeModel, loraBaseOf, manifestLora, modelOfVersion, type LoraBase } from './version-weights.ts';
 import { parseWorkItem, type RunManifest } from './protocol.ts';
 
 export interface ContributeOptions<T extends Tensor> {
@@ -68,14 +69,18 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
   const stopIds = stopIdsFor(tokenizer, mc.eosTokenIds);
   const episodes = episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) });
   o.onEvent?.({ kind: 'joined', run: manifest.run, model: `${mc.numLayers} layers, C ${mc.hiddenSize}` });
+  const lora = manifestLora(manifest.model.lora);
+  // A LoRA run: its base read once (at the first item), each version's adapters on it.
+  let base: LoraBase<T> | undefined;
   const models = new Map<number, Transformer<T>>();
   const modelFor = async (version: number): Promise<Transformer<T>> => {
     const have = models.get(version);
     if (have) return have;
-    const m = await modelOfVersion(o.be, mc, await o.bus.getWeights(version), version);
+    if (lora && !base) base = await loraBaseOf(o.be, mc, await o.bus.getBaseWeights(), lora);
+    const m = base ? await modelOfVersion(o.be, mc, await o.bus.getAdapters(version), version, base) : await modelOfVersion(o.be, mc, await o.bus.getWeights(version), version);
     models.set(version, m);
     for (const [v, old] of models) if (models.size > 2 && v !== version) {
-      freeModel(o.be, old);
+      freeModel(o.be, old, base?.params);
       models.delete(v);
     }
     return m;

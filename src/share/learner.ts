@@ -28,7 +28,8 @@ import type { IncomingResult, RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
-import { freeModel, modelOfVersion } from './version-weights.ts';
+import { adapterBytes, freeModel, modelOfVersion } from './version-weights.ts';
+import { adapterShapes } from '../model/lora.ts';
 
 export interface SharedRunOptions {
   limits: ResultLimits;
@@ -88,6 +89,7 @@ export class SharedRollouts implements RemoteRollouts {
   private readonly auditShare: number;
   private readonly auditSecret: Uint8Array;
   private readonly published = new Set<number>();
+  private basePublished = false;
   private readonly done = new Set<string>();
   private readonly prefetched = new Map<string, Prefetched<Tensor>>();
   /** Seconds play() spent waiting for results with nothing to verify (since the last timing() call). */
@@ -145,11 +147,31 @@ export class SharedRollouts implements RemoteRollouts {
   /** The weights of `version` in the object store (once per version); the weights read, when they had to be. */
   private async publishWeights<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<Map<string, Float32Array> | undefined> {
     if (this.published.has(version)) return undefined;
-    if (ctx.model.lora) throw new Error('sharing a LoRA run is not supported yet: contributors would need the merged weights of every version');
+    const { c, lora } = ctx.model;
+    if (lora) {
+      // The frozen base once (this learner process), then each version's adapters alone.
+      const shapes = adapterShapes(c, lora);
+      if (!this.basePublished) {
+        const base = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => !shapes.has(n))));
+        await this.bus.putBaseWeights(hfFolderFiles({ config: c, tensors: base }).get('model.safetensors')!);
+        this.basePublished = true;
+      }
+      const adapters = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => shapes.has(n))));
+      await this.bus.putAdapters(version, adapterBytes(c, lora, adapters));
+      this.published.add(version);
+      return adapters;
+    }
     const params = await downloadParams(ctx.be, ctx.model.params);
-    await this.bus.putWeights(version, hfFolderFiles({ config: ctx.model.c, tensors: params }).get('model.safetensors')!);
+    await this.bus.putWeights(version, hfFolderFiles({ config: c, tensors: params }).get('model.safetensors')!);
     this.published.add(version);
     return params;
+  }
+
+  /** The weights of a version published by this learner as a model: a LoRA run's adapters on the learner's base. */
+  private async versionModel<T extends Tensor>(ctx: PhaseContext<T>, version: number): Promise<Transformer<T>> {
+    const { c, lora } = ctx.model;
+    if (lora) return modelOfVersion(ctx.be, c, await this.bus.getAdapters(version), version, { lora, params: ctx.model.params });
+    return modelOfVersion(ctx.be, c, await this.bus.getWeights(version), version);
   }
 
   /** A round's items on the work queue (attempt 0), in group order. */
@@ -165,7 +187,7 @@ export class SharedRollouts implements RemoteRollouts {
 
   /** Free the weight copies of rounds issued but not played (a run stopped between iterations). */
   release<T extends Tensor>(ctx: PhaseContext<T>): void {
-    for (const ahead of this.prefetched.values()) freeModel(ctx.be, ahead.model as Transformer<T>);
+    for (const ahead of this.prefetched.values()) freeModel(ctx.be, ahead.model as Transformer<T>, ctx.model.params);
     this.prefetched.clear();
   }
 
@@ -174,8 +196,19 @@ export class SharedRollouts implements RemoteRollouts {
    *  played), so that its results are verified against what they were played with. */
   async prefetch<T extends Tensor>(ctx: PhaseContext<T>, req: RoundRequest): Promise<void> {
     if (this.prefetched.has(req.label)) throw new Error(`round ${req.label} was issued already`);
-    const params = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, ctx.model.params));
-    const model = new Transformer(ctx.be, ctx.model.c, uploadParams(ctx.be, ctx.model.c, params));
+    const { c, lora } = ctx.model;
+    let model: Transformer<T>;
+    if (lora) {
+      // A LoRA copy is the adapters alone, on the learner's own (frozen) base tensors.
+      const shapes = adapterShapes(c, lora);
+      const adapters = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => shapes.has(n)))));
+      const params = new Map([...ctx.model.params].filter(([n]) => !shapes.has(n)));
+      for (const [n, shape] of shapes) params.set(n, ctx.be.fromArray(adapters.get(n)!, shape, n));
+      model = new Transformer(ctx.be, c, params, lora);
+    } else {
+      const params = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, ctx.model.params));
+      model = new Transformer(ctx.be, c, uploadParams(ctx.be, c, params));
+    }
     this.prefetched.set(req.label, { version: req.version, pending: await this.issue(req), model: model as Transformer<Tensor> });
   }
 
@@ -192,7 +225,7 @@ export class SharedRollouts implements RemoteRollouts {
     // A round at an earlier version than the model's: issued ahead (its copy of the weights kept then), or, in a
     // resumed run, issued ahead before the stop (the weights read back from the object store, where this learner
     // put them, and its items issued again under the same ids: a result for either copy counts).
-    const model = ahead?.model ?? (await modelOfVersion(ctx.be, ctx.model.c, await this.bus.getWeights(req.version), req.version));
+    const model = ahead?.model ?? (await this.versionModel(ctx, req.version));
     try {
       if (ahead && ahead.version !== req.version) throw new Error(`round ${req.label} was issued at policy version ${ahead.version}, asked for at ${req.version}`);
       // The lease of an item issued ahead counts from now: results that arrived while the learner trained are read
@@ -201,7 +234,7 @@ export class SharedRollouts implements RemoteRollouts {
       for (const p of ahead?.pending.values() ?? []) p.issued = Math.max(p.issued, now);
       return await this.collect(ctx, req, ahead?.pending ?? (await this.issue(req)), model);
     } finally {
-      freeModel(ctx.be, model);
+      freeModel(ctx.be, model, ctx.model.params);
     }
   }
 

@@ -6,9 +6,11 @@
 //   webswe.work.<run>                 work items        stream WEBSWE_WORK (work queue), consumer work_<run>
 //   webswe.results.<run>.<user>       results           stream WEBSWE_RESULTS, consumer learner_<run>
 //   object store "webswe":  <run>/manifest.json, <run>/v<N>/model.safetensors
+//                           (a LoRA run: <run>/base/model.safetensors once, <run>/v<N>/adapters.safetensors)
 // A contributor may publish only on its own results subject (the server's permissions: server-config.ts),
 // so the subject's last token is who sent a result, whatever the result says.
 import { utf8Decode } from '../model/dtypes.ts';
+import type { LoraConfig } from '../model/lora.ts';
 import type { Task } from '../tasks/schema.ts';
 
 export const WORK_STREAM = 'WEBSWE_WORK';
@@ -20,8 +22,15 @@ export const workConsumer = (run: string) => `work_${run}`;
 export const learnerConsumer = (run: string) => `learner_${run}`;
 export const manifestName = (run: string) => `${run}/manifest.json`;
 export const weightsName = (run: string, version: number) => `${run}/v${version}/model.safetensors`;
+/** A LoRA run's frozen base weights (published once) and each version's adapters (our tensor names). */
+export const baseWeightsName = (run: string) => `${run}/base/model.safetensors`;
+export const adaptersName = (run: string, version: number) => `${run}/v${version}/adapters.safetensors`;
 /** The learner's per-contributor counts (accepted, rejected by reason), rewritten after every round. */
 export const talliesName = (run: string) => `${run}/contributors.json`;
+
+/** A run's LoRA as its manifest carries it (nothing for a full run). */
+export const manifestLoraOf = (lora: LoraConfig | undefined): { lora?: { rank: number; alpha: number; targets: string[] } } =>
+  lora ? { lora: { rank: lora.rank, alpha: lora.alpha, targets: [...lora.targets] } } : {};
 
 /** Run ids and user names are subject tokens: letters, digits, '-' and '_' only. */
 export const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -39,7 +48,13 @@ export interface RunManifest {
   run: string;
   /** The run config, flattened (section.key → value). */
   config: Record<string, unknown>;
-  model: { config: Record<string, unknown>; tokenizerJson: object; tokenizerConfig: object };
+  model: {
+    config: Record<string, unknown>;
+    tokenizerJson: object;
+    tokenizerConfig: object;
+    /** A LoRA run: its adapters' rank, alpha and targets (the weights are the base once, then adapters per version). */
+    lora?: { rank: number; alpha: number; targets: string[] };
+  };
   limits: ResultLimits;
 }
 

@@ -2,16 +2,22 @@
 // server accepts (and whose users the permissions name), TLS on both listeners with a self-signed
 // certificate; a `webswe train --share … --share-ca` learner and a `webswe contribute … --ca` process, two
 // real node processes, play a nano DAPO iteration through that server over TLS,
-// and the run folder's contributors.json credits the contributor with every group. Bad input (an http URL,
+// and the run folder's contributors.json credits the contributor with every group; then the same for a LoRA
+// run of a model folder (the base sent once, adapters per version). Bad input (an http URL,
 // a wrong password, a run id that is not a subject token) is one line naming the fix.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { noNatsReason } from '../../helpers/nats.ts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseHfConfig } from '../../../src/model/config.ts';
+import { randomShapeModel } from '../../../src/model/shapes.ts';
+import { hfFolderFiles } from '../../../src/model/weights.ts';
+import { tokenizerCorpus } from '../../../src/rl/session.ts';
+import { parseTaskFile } from '../../../src/tasks/schema.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 const freePort = () =>
@@ -78,5 +84,37 @@ describe.skipIf(noNatsReason)('webswe share config, train --share and contribute
     expect(await bad(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'cli1'])).toMatch(/does not trust .*pass --ca/);
     expect(await bad(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'a.b', '--ca', ca])).toMatch(/subject token/);
     expect(existsSync(join(out, 'weights', 'dapo', 'model.safetensors'))).toBe(true);
+
+    // A LoRA run of a pretrained model folder (a small Qwen2 shape with random weights and its tokenizer): the
+    // contributor reads the base once and each version's adapters, and every group it plays is accepted.
+    const folder = join(dir, 'model');
+    mkdirSync(folder);
+    const shape = {
+      name: 'small-qwen2', description: 'a small Qwen2 shape',
+      config: parseHfConfig({
+        architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 1200, hidden_size: 32, intermediate_size: 64, num_hidden_layers: 2,
+        num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
+      }),
+    };
+    const { tasks } = parseTaskFile(readFileSync('test/fixtures/agent/mutations.jsonl', 'utf8'), 'mutations.jsonl');
+    const source = randomShapeModel(shape, tokenizerCorpus(tasks), 5, 400);
+    const files = hfFolderFiles({ config: source.config, tensors: await source.weights.readModel(source.config), tokenizerJson: source.tokenizerJson, tokenizerConfig: source.tokenizerConfig });
+    for (const [name, bytes] of files) writeFileSync(join(folder, name), bytes);
+    const outLora = join(dir, 'run-lora');
+    const learnerLora = run([
+      'train', '--backend', 'fast-cpu', '--seed', '2', '--out', outLora, '--share', `nats://learner:${users.learner.password}@127.0.0.1:${port}`, '--share-ca', ca, '--share-run', 'cli2',
+      ...[`model.preset=${folder}`, 'model.loraRank=2', 'model.loraAlpha=4', 'run.phases=dapo', 'tasks.train=test/fixtures/agent/mutations.jsonl', 'tasks.test=test/fixtures/agent/mutations.jsonl',
+        'tasks.maxTrain=3', 'tasks.maxTest=1', 'tasks.difficulty=any', 'agent.maxTurns=2', 'reward.lengthThreshold=1', 'agent.contextTokens=1536', 'agent.actionTokens=24',
+        'dapo.iterations=2', 'dapo.tasksPerIteration=2', 'dapo.groupSize=2', 'dapo.filterGroups=false', 'dapo.optimizerSteps=1', 'eval.samples=1', 'dist.roundSeconds=120'].flatMap((s) => ['--set', s]),
+    ]);
+    const contributorLora = run(['contribute', '--server', `nats://${c.user}:${c.password}@127.0.0.1:${port}`, '--run', 'cli2', '--ca', ca, '--backend', 'fast-cpu', '--idle-exit', '15', '--json']);
+    const [ll, kl] = await Promise.all([learnerLora, contributorLora]);
+    expect(ll.status, ll.stderr).toBe(0);
+    expect(kl.status, kl.stderr).toBe(0);
+    expect(JSON.parse(kl.stdout)).toMatchObject({ run: 'cli2', user: 'c001', items: 4, episodes: 8 });
+    expect(JSON.parse(readFileSync(join(outLora, 'contributors.json'), 'utf8'))).toEqual({ c001: { accepted: 4, rejected: {} } });
+    const rows = readFileSync(join(outLora, 'metrics.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x) as { phase: string; values: Record<string, number> }).filter((r) => r.phase === 'dapo');
+    expect(rows.map((r) => r.values)).toMatchObject([0, 1].map(() => ({ dist_accepted: 2, dist_rejected: 0, dist_played_by_learner: 0 })));
+    expect(existsSync(join(outLora, 'weights', 'dapo', 'adapter_model.safetensors'))).toBe(true);
   }, 300_000);
 });

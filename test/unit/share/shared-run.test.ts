@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunBus } from '../../../src/share/bus.ts';
 import { contribute } from '../../../src/share/contributor.ts';
 import { playItem } from '../../../src/share/play.ts';
-import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
+import { manifestLoraOf, parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
 import { inboxPrefix } from '../../../src/share/server-config.ts';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
@@ -33,7 +33,10 @@ import { MODEL_PRESETS } from '../../../src/model/presets.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
-import { phaseContext, tokenizerCorpus } from '../../../src/rl/session.ts';
+import { openRunPolicy, phaseContext, tokenizerCorpus } from '../../../src/rl/session.ts';
+import { adapterShapes, initAdapters, loraModules, parseLoraTargets } from '../../../src/model/lora.ts';
+import { randomShapeModel, type ModelShape } from '../../../src/model/shapes.ts';
+import { Rng } from '../../../src/random.ts';
 import { auditDraw, SharedRollouts, workItemOf } from '../../../src/share/learner.ts';
 import { modelOfVersion } from '../../../src/share/version-weights.ts';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -386,6 +389,73 @@ describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
       expect(m.dist_audited).toBeGreaterThanOrEqual(1);
     } finally {
       await Promise.all([c1.close(), c2.close(), lnc.close()]);
+    }
+  }, 120_000);
+});
+
+describe.skipIf(noNatsReason)('a shared LoRA run', () => {
+  it('publishes the base once and each version\'s adapters; contributors play each version on them, and every round equals the learner\'s own play', async () => {
+    const shape: ModelShape = {
+      name: 'test-qwen2', description: 'a small Qwen2 shape',
+      config: parseHfConfig({
+        architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 1200, hidden_size: 32, intermediate_size: 64, num_hidden_layers: 2,
+        num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
+      }),
+    };
+    const lcfg = resolveConfig({ ...flattenConfig(cfg), 'model.preset': shape.name, 'model.loraRank': 2, 'model.loraAlpha': 4, 'model.loraTargets': 'q,v,down' });
+    const lora = { rank: 2, alpha: 4, targets: parseLoraTargets('q,v,down') };
+    // Adapters with B ≠ 0, so that a version's adapters change what is sampled.
+    const adaptersAt = (seed: number) => {
+      const a = initAdapters(loraModules(shape.config, lora), lora.rank, seed);
+      const rng = new Rng(seed);
+      for (const [n, v] of a) if (n.endsWith('lora_B.weight')) for (let i = 0; i < v.length; i++) v[i] = (rng.next() - 0.5) * 0.6;
+      return a;
+    };
+    const be = new FastCpuBackend();
+    const store = { readJson: async () => null, writeJson: async () => {} };
+    const policy = await openRunPolicy(lcfg, be, { store, train: tasks, pretrained: randomShapeModel(shape, tokenizerCorpus(tasks), 3, 400) }, { params: new Map(), adapters: adaptersAt(1) });
+    expect(policy.lora?.rank).toBe(2);
+    const ctx = phaseContext(lcfg, be, policy, { sandbox: sandboxFactory('node'), train: tasks.slice(0, 2), test: [] });
+    const env = { model: policy.model, tokenizer: policy.tokenizer, stopIds: policy.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
+    const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
+    const share = new SharedRollouts(new RunBus(lnc, 'lora'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
+    await share.start({ config: flattenConfig(lcfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
+    const contributors = honestContributors('lora', 4000);
+    const req = (version: number) => ({
+      label: `dapo/${version}/0`, tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 300 + 10 * g + k, policySeed: (g: number) => 7 + g,
+      version, temperature: 1, maxTurns: lcfg.agent.maxTurns, contextTokens: lcfg.agent.contextTokens,
+    });
+    const own = async (r: ReturnType<typeof req>) => (await Promise.all([0, 1].map((g) => playItem(workItemOf('lora', r, g), env)))).flatMap((m) => m.trajectories as Trajectory[]);
+    try {
+      const shared: Trajectory[][] = [], alone: Trajectory[][] = [];
+      for (const version of [0, 1]) {
+        if (version === 1) {
+          // An update: new adapters (in place of the old ones on the backend); the base is untouched.
+          for (const [n, v] of adaptersAt(2)) {
+            be.free(policy.model.params.get(n)!);
+            policy.model.params.set(n, be.fromArray(v, adapterShapes(shape.config, lora).get(n)!, n));
+          }
+        }
+        shared.push(await share.play(ctx, req(version)));
+        expect(share.metrics()).toMatchObject({ dist_accepted: 2, dist_played_by_learner: 0, dist_rejected: 0 });
+        alone.push(await own(req(version)));
+      }
+      for (const v of [0, 1]) {
+        expect(shared[v]!.map((t) => t.tokens!.ids)).toEqual(alone[v]!.map((t) => t.tokens!.ids));
+        expect(shared[v]!.map((t) => t.tokens!.logprobs)).toEqual(alone[v]!.map((t) => t.tokens!.logprobs));
+      }
+      // The versions' adapters differ: the same item and seeds sampled otherwise.
+      expect(shared[1]!.map((t) => t.tokens!.ids)).not.toEqual(shared[0]!.map((t) => t.tokens!.ids));
+      // What the object store holds: the base once, each version's adapters (small), no full weights per version.
+      const objects = await new Objm(jetstream(lnc)).open('webswe');
+      const size = async (name: string) => (await objects.info(name))?.size ?? null;
+      const baseBytes = await size('lora/base/model.safetensors');
+      expect(baseBytes).toBeGreaterThan(4 * (1200 * 32));
+      for (const v of [0, 1]) expect(await size(`lora/v${v}/adapters.safetensors`)).toBeLessThan(baseBytes! / 5);
+      expect(await size('lora/v0/model.safetensors')).toBeNull();
+    } finally {
+      await contributors;
+      await lnc.close();
     }
   }, 120_000);
 });
