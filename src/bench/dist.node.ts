@@ -31,7 +31,7 @@ import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { modelPreset } from '../model/presets.ts';
-import { PRETRAINED_SHAPES, randomShapeModel, SHAPE_NAMES } from '../model/shapes.ts';
+import { modelShape, randomShapeModel, SHAPE_NAMES } from '../model/shapes.ts';
 import { collect, seedFor } from '../rl/collect.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
 import { flattenConfig, resolveConfig } from '../rl/config.ts';
@@ -118,13 +118,16 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
   const server = await startLocalServer(o.contributors);
   const conns: NatsConnection[] = [];
   let stop = false;
+  let closeBackend = () => {};
   try {
     const shape = o.model ?? 'scratch-30k';
-    const pretrained = modelPreset(shape) ? undefined : PRETRAINED_SHAPES[shape];
+    const pretrained = modelPreset(shape) ? undefined : modelShape(shape);
     if (!modelPreset(shape) && !pretrained) throw new Error(`bench dist: no model shape "${shape}" (${SHAPE_NAMES.join(', ')})`);
     const lora: Record<string, number | string> = pretrained?.lora ? { 'model.loraRank': pretrained.lora.rank, 'model.loraAlpha': pretrained.lora.alpha, 'model.loraTargets': pretrained.lora.targets.join(',') } : {};
     const cfg = resolveConfig({ 'model.preset': shape, ...lora, seed: o.seed, 'agent.maxTurns': 2, 'reward.lengthThreshold': 1, 'agent.contextTokens': 1536, 'agent.actionTokens': 48, 'dapo.groupSize': o.groupSize, 'dapo.temperature': 1 });
-    const be: Backend<Tensor> = o.backend === 'wasm' ? await wasmBackendNode(nodeThreads()) : new FastCpuBackend();
+    const wasm = o.backend === 'wasm' ? await wasmBackendNode(nodeThreads()) : undefined;
+    if (wasm) closeBackend = () => wasm.close();
+    const be: Backend<Tensor> = wasm ?? new FastCpuBackend();
     const policy = await openRunPolicy(cfg, be, {
       store: { readJson: async () => null, writeJson: async () => {} }, train: o.tasks,
       ...(pretrained ? { pretrained: randomShapeModel(pretrained, tokenizerCorpus(o.tasks), o.seed) } : {}),
@@ -298,5 +301,6 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     stop = true;
     for (const c of conns) await c.close().catch(() => undefined);
     await server.stop();
+    closeBackend();
   }
 }

@@ -207,7 +207,12 @@ function bpeFiles(vocab: string[], merges: string[], modelMaxLength: number) {
 export function padVocab(files: Pick<TrainedBpe, 'tokenizerJson' | 'tokenizerConfig'>, size: number): Pick<TrainedBpe, 'tokenizerJson' | 'tokenizerConfig'> & { vocabSize: number } {
   const model = files.tokenizerJson.model as { vocab: Record<string, number> };
   const vocab = Object.fromEntries(Object.entries(model.vocab));
-  const have = Object.keys(vocab).length;
+  // Ids must run 0..have−1 over the vocabulary and the added tokens together (as trainBpe writes them): the
+  // filler starts after the last.
+  const added = (files.tokenizerJson.added_tokens as { id: number }[] | undefined) ?? [];
+  const ids = new Set([...Object.values(vocab), ...added.map((t) => t.id)]);
+  const have = ids.size;
+  for (let id = 0; id < have; id++) if (!ids.has(id)) throw new Error(`padVocab: the tokenizer's ids have a gap at ${id}: only a tokenizer whose ids run 0..${have - 1} can be filled`);
   if (!Number.isInteger(size) || size < have) throw new Error(`padVocab: size must be an integer ≥ the ${have} tokens the tokenizer has, got ${size}`);
   for (let id = have; id < size; id++) {
     let t = `~${id.toString(36)}~`;

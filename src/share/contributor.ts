@@ -16,7 +16,7 @@ import { episodeOptions } from '../rl/episode-options.ts';
 import type { SandboxFactory } from '../sandbox/types.ts';
 import type { RunBus } from './bus.ts';
 import { playItem } from './play.ts';
-import { freeModel, loraBaseOf, manifestLora, modelOfVersion, type LoraBase } from './version-weights.ts';
+import { adaptersBase, freeModel, loraBaseOf, manifestLora, modelOfVersion, type LoraBase } from './version-weights.ts';
 import { parseWorkItem, type RunManifest } from './protocol.ts';
 
 export interface ContributeOptions<T extends Tensor> {
@@ -70,14 +70,29 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
   const episodes = episodeOptions(cfg, { tokenizer, chatFormat: chatFormatFor(tokenizer) });
   o.onEvent?.({ kind: 'joined', run: manifest.run, model: `${mc.numLayers} layers, C ${mc.hiddenSize}` });
   const lora = manifestLora(manifest.model.lora);
-  // A LoRA run: its base read once (at the first item), each version's adapters on it.
+  // A LoRA run: its base read once (at the first item; again if a version's adapters name another base, as after
+  // the learner restarted the run with another model), each version's adapters on it.
   let base: LoraBase<T> | undefined;
   const models = new Map<number, Transformer<T>>();
+  const freeAll = () => {
+    for (const m of models.values()) freeModel(o.be, m, base?.params);
+    models.clear();
+    for (const p of base?.params.values() ?? []) o.be.free(p);
+    base = undefined;
+  };
   const modelFor = async (version: number): Promise<Transformer<T>> => {
     const have = models.get(version);
     if (have) return have;
-    if (lora && !base) base = await loraBaseOf(o.be, mc, await o.bus.getBaseWeights(), lora);
-    const m = base ? await modelOfVersion(o.be, mc, await o.bus.getAdapters(version), version, base) : await modelOfVersion(o.be, mc, await o.bus.getWeights(version), version);
+    let m: Transformer<T>;
+    if (lora) {
+      const bytes = await o.bus.getAdapters(version);
+      const on = await adaptersBase(bytes, version);
+      if (!base || (on !== undefined && on !== base.sha256)) {
+        freeAll();
+        base = await loraBaseOf(o.be, mc, await o.bus.getBaseWeights(), lora);
+      }
+      m = await modelOfVersion(o.be, mc, bytes, version, base);
+    } else m = await modelOfVersion(o.be, mc, await o.bus.getWeights(version), version);
     models.set(version, m);
     for (const [v, old] of models) if (models.size > 2 && v !== version) {
       freeModel(o.be, old, base?.params);
@@ -95,44 +110,49 @@ export async function contribute<T extends Tensor>(o: ContributeOptions<T>): Pro
     told = JSON.stringify(mine);
     o.onEvent?.({ kind: 'acceptance', accepted: mine.accepted, rejected: Object.values(mine.rejected).reduce((a: number, b: number) => a + b, 0), byReason: { ...mine.rejected } });
   };
-  while (!o.shouldStop?.() && !(o.maxItems && sum.items >= o.maxItems)) {
-    const w = await o.bus.nextWork(2000);
-    if (!w) {
-      const idle = performance.now() - idleSince;
-      o.onEvent?.({ kind: 'idle', seconds: idle / 1000 });
+  // The versions' models and a LoRA base are freed when contributing ends (a tab's cached backend outlives it).
+  try {
+    while (!o.shouldStop?.() && !(o.maxItems && sum.items >= o.maxItems)) {
+      const w = await o.bus.nextWork(2000);
+      if (!w) {
+        const idle = performance.now() - idleSince;
+        o.onEvent?.({ kind: 'idle', seconds: idle / 1000 });
+        await verdicts();
+        if (o.idleMs && idle >= o.idleMs) break;
+        continue;
+      }
+      const t0 = performance.now();
+      let item;
+      try {
+        item = parseWorkItem(w.data);
+        if (item.run !== manifest.run) throw new Error(`work item of run ${item.run} on run ${manifest.run}'s queue`);
+      } catch (e) {
+        w.ack(); // not for us to play; the learner reissues what it misses
+        throw new Error(`a malformed work item: ${(e as Error).message}`);
+      }
+      // Extend the lease while the episodes run (the server would give the item to another after ack_wait).
+      let keep: ReturnType<typeof setTimeout> | undefined;
+      const tick = () => (keep = setTimeout(() => (w.working(), tick()), 5000));
+      tick();
+      try {
+        const model = await modelFor(item.policy_version);
+        const res = await playItem(item, { model, tokenizer, stopIds, sandbox: o.sandbox, episodes });
+        await o.bus.publishResult(o.user, utf8Encode(JSON.stringify(res)));
+        w.ack();
+        const solved = (res.trajectories as { reward: { tests: number } }[]).filter((t) => t.reward.tests === 1).length;
+        sum.items++, (sum.episodes += item.episodes.length), (sum.solved += solved);
+        o.onEvent?.({ kind: 'item', item: item.item, version: item.policy_version, episodes: item.episodes.length, solved, seconds: (performance.now() - t0) / 1000 });
+      } catch (e) {
+        w.nak();
+        throw e;
+      } finally {
+        clearTimeout(keep);
+      }
+      idleSince = performance.now();
       await verdicts();
-      if (o.idleMs && idle >= o.idleMs) break;
-      continue;
     }
-    const t0 = performance.now();
-    let item;
-    try {
-      item = parseWorkItem(w.data);
-      if (item.run !== manifest.run) throw new Error(`work item of run ${item.run} on run ${manifest.run}'s queue`);
-    } catch (e) {
-      w.ack(); // not for us to play; the learner reissues what it misses
-      throw new Error(`a malformed work item: ${(e as Error).message}`);
-    }
-    // Extend the lease while the episodes run (the server would give the item to another after ack_wait).
-    let keep: ReturnType<typeof setTimeout> | undefined;
-    const tick = () => (keep = setTimeout(() => (w.working(), tick()), 5000));
-    tick();
-    try {
-      const model = await modelFor(item.policy_version);
-      const res = await playItem(item, { model, tokenizer, stopIds, sandbox: o.sandbox, episodes });
-      await o.bus.publishResult(o.user, utf8Encode(JSON.stringify(res)));
-      w.ack();
-      const solved = (res.trajectories as { reward: { tests: number } }[]).filter((t) => t.reward.tests === 1).length;
-      sum.items++, (sum.episodes += item.episodes.length), (sum.solved += solved);
-      o.onEvent?.({ kind: 'item', item: item.item, version: item.policy_version, episodes: item.episodes.length, solved, seconds: (performance.now() - t0) / 1000 });
-    } catch (e) {
-      w.nak();
-      throw e;
-    } finally {
-      clearTimeout(keep);
-    }
-    idleSince = performance.now();
-    await verdicts();
+  } finally {
+    freeAll();
   }
   return sum;
 }

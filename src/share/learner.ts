@@ -28,7 +28,7 @@ import type { IncomingResult, RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
-import { adapterBytes, freeModel, modelOfVersion } from './version-weights.ts';
+import { adapterBytes, freeModel, modelOfVersion, sha256Hex } from './version-weights.ts';
 import { adapterShapes } from '../model/lora.ts';
 
 export interface SharedRunOptions {
@@ -89,7 +89,8 @@ export class SharedRollouts implements RemoteRollouts {
   private readonly auditShare: number;
   private readonly auditSecret: Uint8Array;
   private readonly published = new Set<number>();
-  private basePublished = false;
+  /** A LoRA run: the SHA-256 of the base this learner process published (once). */
+  private baseSha256: string | undefined;
   private readonly done = new Set<string>();
   private readonly prefetched = new Map<string, Prefetched<Tensor>>();
   /** Seconds play() spent waiting for results with nothing to verify (since the last timing() call). */
@@ -151,13 +152,14 @@ export class SharedRollouts implements RemoteRollouts {
     if (lora) {
       // The frozen base once (this learner process), then each version's adapters alone.
       const shapes = adapterShapes(c, lora);
-      if (!this.basePublished) {
+      if (this.baseSha256 === undefined) {
         const base = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => !shapes.has(n))));
-        await this.bus.putBaseWeights(hfFolderFiles({ config: c, tensors: base }).get('model.safetensors')!);
-        this.basePublished = true;
+        const bytes = hfFolderFiles({ config: c, tensors: base }).get('model.safetensors')!;
+        await this.bus.putBaseWeights(bytes);
+        this.baseSha256 = await sha256Hex(bytes);
       }
       const adapters = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => shapes.has(n))));
-      await this.bus.putAdapters(version, adapterBytes(c, lora, adapters));
+      await this.bus.putAdapters(version, adapterBytes(c, lora, adapters, this.baseSha256));
       this.published.add(version);
       return adapters;
     }

@@ -12,15 +12,31 @@ import { WeightSet } from '../model/weights.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 
-/** A LoRA run's frozen base on the backend (every base tensor by name; extra names are ignored). */
+/** A LoRA run's frozen base on the backend (every base tensor by name; extra names are ignored), and the SHA-256
+ *  of the base file it was read from (a contributor's: each version's adapters name the base they sit on). */
 export interface LoraBase<T extends Tensor> {
   lora: LoraConfig;
   params: ReadonlyMap<string, T>;
+  sha256?: string;
+}
+
+/** The metadata key of an adapters file that names its base (hex SHA-256 of the base's model.safetensors). */
+const BASE_KEY = 'webswe_base_sha256';
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The base a version's adapters were published on (undefined in a file that does not say). */
+export async function adaptersBase(bytes: Uint8Array, version: number): Promise<string | undefined> {
+  return (await SafetensorsFile.open(bufferSource(bytes, `adapters v${version}`))).header.metadata[BASE_KEY];
 }
 
 export async function modelOfVersion<T extends Tensor>(be: Backend<T>, c: ModelConfig, bytes: Uint8Array, version: number, base?: LoraBase<T>): Promise<Transformer<T>> {
   const file = await SafetensorsFile.open(bufferSource(bytes, base ? `adapters v${version}` : `weights v${version}`));
   if (!base) return new Transformer(be, c, uploadParams(be, c, await new WeightSet([file]).validate(c).readModel(c)));
+  const on = file.header.metadata[BASE_KEY];
+  if (base.sha256 !== undefined && on !== undefined && on !== base.sha256) throw new Error(`adapters v${version} sit on base ${on.slice(0, 12)}…, not on the base read (${base.sha256.slice(0, 12)}…)`);
   const shapes = adapterShapes(c, base.lora);
   const extra = file.names.find((n) => !shapes.has(n));
   if (extra !== undefined) throw new Error(`adapters v${version}: unexpected tensor ${extra} (not an adapter of this run's LoRA)`);
@@ -42,25 +58,32 @@ export async function modelOfVersion<T extends Tensor>(be: Backend<T>, c: ModelC
 /** A LoRA run's base, read from the bytes the learner published once, on the backend. */
 export async function loraBaseOf<T extends Tensor>(be: Backend<T>, c: ModelConfig, bytes: Uint8Array, lora: LoraConfig): Promise<LoraBase<T>> {
   const file = await SafetensorsFile.open(bufferSource(bytes, 'base weights'));
-  return { lora, params: uploadParams(be, c, await new WeightSet([file]).validate(c).readModel(c)) };
+  return { lora, params: uploadParams(be, c, await new WeightSet([file]).validate(c).readModel(c)), sha256: await sha256Hex(bytes) };
 }
 
 /** A manifest's LoRA settings, checked (a malformed manifest names the field). */
-export function manifestLora(m: { rank: unknown; alpha: unknown; targets: unknown } | undefined): LoraConfig | undefined {
+export function manifestLora(m: unknown): LoraConfig | undefined {
   if (m === undefined) return undefined;
-  if (!Number.isInteger(m.rank) || (m.rank as number) < 1) throw new Error(`the run's manifest has LoRA rank ${String(m.rank)}: a positive integer expected`);
-  if (typeof m.alpha !== 'number' || !Number.isFinite(m.alpha) || m.alpha <= 0) throw new Error(`the run's manifest has LoRA alpha ${String(m.alpha)}: a positive number expected`);
-  if (!Array.isArray(m.targets) || !m.targets.every((t) => typeof t === 'string')) throw new Error("the run's manifest has LoRA targets that are not a list of names");
-  return { rank: m.rank as number, alpha: m.alpha, targets: parseLoraTargets(m.targets.join(',')) };
+  if (m === null || typeof m !== 'object') throw new Error(`the run's manifest has model.lora ${JSON.stringify(m)}: an object {rank, alpha, targets} expected`);
+  const { rank, alpha, targets } = m as { rank?: unknown; alpha?: unknown; targets?: unknown };
+  if (!Number.isInteger(rank) || (rank as number) < 1) throw new Error(`the run's manifest has LoRA rank ${String(rank)}: a positive integer expected`);
+  if (typeof alpha !== 'number' || !Number.isFinite(alpha) || alpha <= 0) throw new Error(`the run's manifest has LoRA alpha ${String(alpha)}: a positive number expected`);
+  if (!Array.isArray(targets) || !targets.length || !targets.every((t) => typeof t === 'string')) throw new Error("the run's manifest has LoRA targets that are not a non-empty list of projection names");
+  try {
+    return { rank: rank as number, alpha, targets: parseLoraTargets(targets.join(',')) };
+  } catch (e) {
+    throw new Error(`the run's manifest has LoRA targets ${JSON.stringify(targets)}: ${(e as Error).message}`);
+  }
 }
 
-/** A version's adapters as the bytes a LoRA run publishes (our tensor names, F32). */
-export function adapterBytes(c: ModelConfig, lora: LoraConfig, values: ReadonlyMap<string, Float32Array>): Uint8Array {
-  return writeSafetensors([...adapterShapes(c, lora)].map(([name, shape]) => {
+/** A version's adapters as the bytes a LoRA run publishes (our tensor names, F32), naming the base they sit on. */
+export function adapterBytes(c: ModelConfig, lora: LoraConfig, values: ReadonlyMap<string, Float32Array>, baseSha256: string): Uint8Array {
+  const tensors = [...adapterShapes(c, lora)].map(([name, shape]) => {
     const data = values.get(name);
     if (!data) throw new Error(`the adapter ${name} is missing`);
     return { name, shape, data };
-  }));
+  });
+  return writeSafetensors(tensors, { metadata: { format: 'pt', [BASE_KEY]: baseSha256 } });
 }
 
 /** Free a model's parameters, except the ones it shares with `keep` (a LoRA base, the learner's own model). */

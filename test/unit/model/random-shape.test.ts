@@ -36,6 +36,10 @@ describe('padVocab', () => {
     expect(tok.decode(Array.from({ length: 3000 }, (_, i) => i)).length).toBeGreaterThan(0);
     expect(tok.decode([5, 100, 300])).toBe(small.decode([5, 100, 300]));
     expect(() => padVocab(bpe, bpe.vocabSize - 1)).toThrow(/size must be an integer ≥ the \d+ tokens/);
+    // Ids must run without a gap over the vocabulary and the added tokens (a filler id must not land on one).
+    const model = bpe.tokenizerJson.model as { vocab: Record<string, number> };
+    const gap = { ...bpe, tokenizerJson: { ...bpe.tokenizerJson, model: { ...model, vocab: Object.fromEntries(Object.entries(model.vocab).filter(([, id]) => id !== 100)) } } };
+    expect(() => padVocab(gap, 3000)).toThrow(/the tokenizer's ids have a gap at 100/);
   });
 });
 

@@ -394,7 +394,7 @@ describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
 });
 
 describe.skipIf(noNatsReason)('a shared LoRA run', () => {
-  it('publishes the base once and each version\'s adapters; contributors play each version on them, and every round equals the learner\'s own play', async () => {
+  it('publishes the base once and each version\'s adapters; contributors play each version on them (in step, issued ahead, resumed behind), every round equals the learner\'s own play, and only round copies\' adapters are freed', async () => {
     const shape: ModelShape = {
       name: 'test-qwen2', description: 'a small Qwen2 shape',
       config: parseHfConfig({
@@ -411,7 +411,12 @@ describe.skipIf(noNatsReason)('a shared LoRA run', () => {
       for (const [n, v] of a) if (n.endsWith('lora_B.weight')) for (let i = 0; i < v.length; i++) v[i] = (rng.next() - 0.5) * 0.6;
       return a;
     };
+    // A backend that records what is freed (activations too; the CPU backends' free does nothing, so a wrongly freed
+    // tensor would otherwise only show on WebGPU).
     const be = new FastCpuBackend();
+    const freed = new Set<unknown>();
+    const free = be.free.bind(be);
+    be.free = (t) => (freed.add(t), free(t));
     const store = { readJson: async () => null, writeJson: async () => {} };
     const policy = await openRunPolicy(lcfg, be, { store, train: tasks, pretrained: randomShapeModel(shape, tokenizerCorpus(tasks), 3, 400) }, { params: new Map(), adapters: adaptersAt(1) });
     expect(policy.lora?.rank).toBe(2);
@@ -420,42 +425,50 @@ describe.skipIf(noNatsReason)('a shared LoRA run', () => {
     const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     const share = new SharedRollouts(new RunBus(lnc, 'lora'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
     await share.start({ config: flattenConfig(lcfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
-    const contributors = honestContributors('lora', 4000);
-    const req = (version: number) => ({
-      label: `dapo/${version}/0`, tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 300 + 10 * g + k, policySeed: (g: number) => 7 + g,
+    const contributors = honestContributors('lora', 5000);
+    const req = (version: number, label: string) => ({
+      label, tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 300 + 10 * g + k, policySeed: (g: number) => 7 + g,
       version, temperature: 1, maxTurns: lcfg.agent.maxTurns, contextTokens: lcfg.agent.contextTokens,
     });
     const own = async (r: ReturnType<typeof req>) => (await Promise.all([0, 1].map((g) => playItem(workItemOf('lora', r, g), env)))).flatMap((m) => m.trajectories as Trajectory[]);
+    const same = (a: Trajectory[], b: Trajectory[]) => {
+      expect(a.map((t) => t.tokens!.ids)).toEqual(b.map((t) => t.tokens!.ids));
+      expect(a.map((t) => t.tokens!.logprobs)).toEqual(b.map((t) => t.tokens!.logprobs));
+    };
+    const objects = await new Objm(jetstream(lnc)).open('webswe');
     try {
-      const shared: Trajectory[][] = [], alone: Trajectory[][] = [];
-      for (const version of [0, 1]) {
-        if (version === 1) {
-          // An update: new adapters (in place of the old ones on the backend); the base is untouched.
-          for (const [n, v] of adaptersAt(2)) {
-            be.free(policy.model.params.get(n)!);
-            policy.model.params.set(n, be.fromArray(v, adapterShapes(shape.config, lora).get(n)!, n));
-          }
-        }
-        shared.push(await share.play(ctx, req(version)));
-        expect(share.metrics()).toMatchObject({ dist_accepted: 2, dist_played_by_learner: 0, dist_rejected: 0 });
-        alone.push(await own(req(version)));
-      }
-      for (const v of [0, 1]) {
-        expect(shared[v]!.map((t) => t.tokens!.ids)).toEqual(alone[v]!.map((t) => t.tokens!.ids));
-        expect(shared[v]!.map((t) => t.tokens!.logprobs)).toEqual(alone[v]!.map((t) => t.tokens!.logprobs));
-      }
-      // The versions' adapters differ: the same item and seeds sampled otherwise.
-      expect(shared[1]!.map((t) => t.tokens!.ids)).not.toEqual(shared[0]!.map((t) => t.tokens!.ids));
-      // What the object store holds: the base once, each version's adapters (small), no full weights per version.
-      const objects = await new Objm(jetstream(lnc)).open('webswe');
-      const size = async (name: string) => (await objects.info(name))?.size ?? null;
-      const baseBytes = await size('lora/base/model.safetensors');
-      expect(baseBytes).toBeGreaterThan(4 * (1200 * 32));
-      for (const v of [0, 1]) expect(await size(`lora/v${v}/adapters.safetensors`)).toBeLessThan(baseBytes! / 5);
-      expect(await size('lora/v0/model.safetensors')).toBeNull();
+      // Version 0 in step; a round issued ahead at version 0 (dist.maxOffPolicy 1), then an update.
+      const inStep = req(0, 'dapo/0/0'), ahead = req(0, 'dapo/0/1'), behind = { ...req(0, 'dapo/0/2'), behind: true };
+      const alone0 = [await own(inStep), await own(ahead), await own(behind)];
+      same(await share.play(ctx, inStep), alone0[0]!);
+      const baseInfo = await objects.info('lora/base/model.safetensors');
+      await share.prefetch(ctx, ahead);
+      // The update, in place as AdamW makes it: version 1's adapters on the same tensors.
+      for (const [n, v] of adaptersAt(2)) (policy.model.params.get(n) as unknown as { data: Float32Array }).data.set(v);
+      same(await share.play(ctx, ahead), alone0[1]!); // verified against the copy kept at version 0
+      const v1 = req(1, 'dapo/1/0');
+      const shared1 = await share.play(ctx, v1);
+      same(shared1, await own(v1));
+      // The adapters changed what is sampled: the same item and seeds at version 0 and 1 differ.
+      expect(shared1.map((t) => t.tokens!.ids)).not.toEqual(alone0[0]!.map((t) => t.tokens!.ids));
+      // A resumed learner's round behind its weights: version 0's adapters read back from the store onto its base.
+      same(await share.play(ctx, behind), alone0[2]!);
+      const m = share.metrics();
+      expect(m).toMatchObject({ dist_accepted: 8, dist_played_by_learner: 0, dist_rejected: 0 });
+      // Frees: the two round copies' adapters (issued ahead, behind), never the learner's base or adapters.
+      const nAdapters = adapterShapes(shape.config, lora).size;
+      const adapterFrees = [...freed].filter((t) => /\.lora_[AB]\.weight$/.test((t as { label: string }).label));
+      expect(adapterFrees).toHaveLength(2 * nAdapters);
+      for (const p of policy.model.params.values()) expect(freed.has(p)).toBe(false);
+      // The object store: the base once (not written again at version 1), each version's adapters (small).
+      const baseAfter = await objects.info('lora/base/model.safetensors');
+      expect(baseAfter?.nuid).toBe(baseInfo?.nuid);
+      expect(baseAfter!.size).toBeGreaterThan(4 * (1200 * 32));
+      for (const v of [0, 1]) expect((await objects.info(`lora/v${v}/adapters.safetensors`))!.size).toBeLessThan(baseAfter!.size / 5);
+      expect(await objects.info('lora/v0/model.safetensors')).toBeNull();
     } finally {
       await contributors;
       await lnc.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
