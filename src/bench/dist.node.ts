@@ -22,7 +22,7 @@ import { auditDraw, SharedRollouts, workItemOf } from '../share/learner.ts';
 import { startLocalServer } from '../share/local-server.node.ts';
 import { playItem } from '../share/play.ts';
 import { verifyResult } from '../share/verify.ts';
-import { manifestLoraOf, parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
+import { parseWorkItem, REJECT_REASONS, type ResultMessage, type WorkItem } from '../share/protocol.ts';
 import { inboxPrefix } from '../share/server-config.ts';
 import { utf8Encode } from '../model/dtypes.ts';
 import { toHfConfig } from '../model/config.ts';
@@ -31,6 +31,7 @@ import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { modelPreset } from '../model/presets.ts';
+import { loraField } from '../model/lora.ts';
 import { modelShape, randomShapeModel, SHAPE_NAMES } from '../model/shapes.ts';
 import { collect, seedFor } from '../rl/collect.ts';
 import { ModelPolicy } from '../rl/model-policy.ts';
@@ -140,7 +141,7 @@ export async function benchDist(o: DistBenchOptions): Promise<DistBenchResult> {
     const auditShare = o.audit ?? 1;
     const auditSecret = utf8Encode(`bench-audit-${o.seed}`);
     const share = new SharedRollouts(new RunBus(learnerNc, 'bench'), { limits, leaseSeconds: 10, maxAttempts: 4, roundSeconds: 120, auditShare, auditSecret });
-    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
+    await share.start({ config: flattenConfig(cfg), model: { config: toHfConfig(config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...loraField(policy.lora) } });
     const playEnv = { model, tokenizer, stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
 
     // The rounds' work, and each item's honest result (and one played with another seed), played here

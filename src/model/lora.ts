@@ -17,6 +17,10 @@ export const TARGET_MODULE: Record<LoraTarget, string> = {
   gate: 'mlp.gate_proj', up: 'mlp.up_proj', down: 'mlp.down_proj',
 };
 
+/** A LoRA config as a JSON field (`{lora}`, or nothing without LoRA): what a shared run's manifest carries. */
+export const loraField = (lora: LoraConfig | undefined): { lora?: { rank: number; alpha: number; targets: string[] } } =>
+  lora ? { lora: { rank: lora.rank, alpha: lora.alpha, targets: [...lora.targets] } } : {};
+
 export const loraScale = (l: LoraConfig) => l.alpha / l.rank;
 
 export function parseLoraTargets(s: string): LoraTarget[] {

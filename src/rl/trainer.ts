@@ -16,7 +16,7 @@ import { dapo } from './dapo.ts';
 import { behaviourCloning, evaluate, rejectionFineTuning, type PhaseContext, type Progress, type RemoteRollouts, type TrainPhase } from './phases.ts';
 import type { PhaseRow } from './results.ts';
 import { openRunPolicy, phaseContext, runSandbox } from './session.ts';
-import { manifestLoraOf } from '../share/protocol.ts';
+import { loraField } from '../model/lora.ts';
 
 /** What each phase trains before its evaluation. The base phase of a pretrained run (bc.episodes 0) trains
  *  nothing: it evaluates the model as it came. */
@@ -97,7 +97,7 @@ export async function train<T extends Tensor>(cfg: RunConfig, env: TrainerEnv<T>
   // The run's record, written here only (the CLI and the app read it): its config at the start, its
   // results whenever the run returns, finished or stopped.
   await store.writeJson('config.json', flattenConfig(cfg));
-  await env.share?.start({ config: flattenConfig(cfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
+  await env.share?.start({ config: flattenConfig(cfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...loraField(policy.lora) } });
   const result: TrainResult = { phases: checkpoints.results, stopped: false, ...(checkpoints.resumedFrom ? { resumedFrom: checkpoints.resumedFrom } : {}) };
   const finish = async (stopped: boolean): Promise<TrainResult> => {
     result.stopped = stopped;

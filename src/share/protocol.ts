@@ -10,7 +10,6 @@
 // A contributor may publish only on its own results subject (the server's permissions: server-config.ts),
 // so the subject's last token is who sent a result, whatever the result says.
 import { utf8Decode } from '../model/dtypes.ts';
-import type { LoraConfig } from '../model/lora.ts';
 import type { Task } from '../tasks/schema.ts';
 
 export const WORK_STREAM = 'WEBSWE_WORK';
@@ -27,10 +26,6 @@ export const baseWeightsName = (run: string) => `${run}/base/model.safetensors`;
 export const adaptersName = (run: string, version: number) => `${run}/v${version}/adapters.safetensors`;
 /** The learner's per-contributor counts (accepted, rejected by reason), rewritten after every round. */
 export const talliesName = (run: string) => `${run}/contributors.json`;
-
-/** A run's LoRA as its manifest carries it (nothing for a full run). */
-export const manifestLoraOf = (lora: LoraConfig | undefined): { lora?: { rank: number; alpha: number; targets: string[] } } =>
-  lora ? { lora: { rank: lora.rank, alpha: lora.alpha, targets: [...lora.targets] } } : {};
 
 /** Run ids and user names are subject tokens: letters, digits, '-' and '_' only. */
 export const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;

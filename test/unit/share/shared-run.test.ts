@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunBus } from '../../../src/share/bus.ts';
 import { contribute } from '../../../src/share/contributor.ts';
 import { playItem } from '../../../src/share/play.ts';
-import { manifestLoraOf, parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
+import { parseWorkItem, type ResultMessage } from '../../../src/share/protocol.ts';
 import { inboxPrefix } from '../../../src/share/server-config.ts';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
@@ -34,7 +34,7 @@ import { Tokenizer } from '../../../src/model/tokenizer.ts';
 import { Transformer } from '../../../src/model/transformer.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { openRunPolicy, phaseContext, tokenizerCorpus } from '../../../src/rl/session.ts';
-import { adapterShapes, initAdapters, loraModules, parseLoraTargets } from '../../../src/model/lora.ts';
+import { adapterShapes, initAdapters, loraField, loraModules, parseLoraTargets } from '../../../src/model/lora.ts';
 import { randomShapeModel, type ModelShape } from '../../../src/model/shapes.ts';
 import { Rng } from '../../../src/random.ts';
 import { auditDraw, SharedRollouts, workItemOf } from '../../../src/share/learner.ts';
@@ -424,7 +424,7 @@ describe.skipIf(noNatsReason)('a shared LoRA run', () => {
     const env = { model: policy.model, tokenizer: policy.tokenizer, stopIds: policy.stopIds, sandbox: ctx.sandbox, episodes: ctx.episodes };
     const lnc = await connect({ servers: server.url, user: server.learner.user, pass: server.learner.password });
     const share = new SharedRollouts(new RunBus(lnc, 'lora'), { limits, leaseSeconds: 60, maxAttempts: 3, roundSeconds: 120 });
-    await share.start({ config: flattenConfig(lcfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...manifestLoraOf(policy.lora) } });
+    await share.start({ config: flattenConfig(lcfg), model: { config: toHfConfig(policy.config) as Record<string, unknown>, tokenizerJson: policy.tokenizerFiles.json, tokenizerConfig: policy.tokenizerFiles.config, ...loraField(policy.lora) } });
     const contributors = honestContributors('lora', 5000);
     const req = (version: number, label: string) => ({
       label, tasks: tasks.slice(0, 2), groupSize: 2, episodeSeed: (g: number, k: number) => 300 + 10 * g + k, policySeed: (g: number) => 7 + g,
