@@ -28,8 +28,7 @@ import type { IncomingResult, RunBus } from './bus.ts';
 import { playItem } from './play.ts';
 import { parseResultMessage, ResultError, taskForWork, type RejectReason, type ResultLimits, type RunManifest, type WorkItem } from './protocol.ts';
 import { verifyResult } from './verify.ts';
-import { adapterBytes, freeModel, modelOfVersion, sha256Hex } from './version-weights.ts';
-import { adapterShapes } from '../model/lora.ts';
+import { adapterBytes, freeModel, modelOfVersion, sha256Hex, splitLora, withAdapters } from './version-weights.ts';
 
 export interface SharedRunOptions {
   limits: ResultLimits;
@@ -151,14 +150,13 @@ export class SharedRollouts implements RemoteRollouts {
     const { c, lora } = ctx.model;
     if (lora) {
       // The frozen base once (this learner process), then each version's adapters alone.
-      const shapes = adapterShapes(c, lora);
+      const parts = splitLora(ctx.model.params, c, lora);
       if (this.baseSha256 === undefined) {
-        const base = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => !shapes.has(n))));
-        const bytes = hfFolderFiles({ config: c, tensors: base }).get('model.safetensors')!;
+        const bytes = hfFolderFiles({ config: c, tensors: await downloadParams(ctx.be, parts.base) }).get('model.safetensors')!;
         await this.bus.putBaseWeights(bytes);
         this.baseSha256 = await sha256Hex(bytes);
       }
-      const adapters = await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => shapes.has(n))));
+      const adapters = await downloadParams(ctx.be, parts.adapters);
       await this.bus.putAdapters(version, adapterBytes(c, lora, adapters, this.baseSha256));
       this.published.add(version);
       return adapters;
@@ -202,11 +200,8 @@ export class SharedRollouts implements RemoteRollouts {
     let model: Transformer<T>;
     if (lora) {
       // A LoRA copy is the adapters alone, on the learner's own (frozen) base tensors.
-      const shapes = adapterShapes(c, lora);
-      const adapters = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, new Map([...ctx.model.params].filter(([n]) => shapes.has(n)))));
-      const params = new Map([...ctx.model.params].filter(([n]) => !shapes.has(n)));
-      for (const [n, shape] of shapes) params.set(n, ctx.be.fromArray(adapters.get(n)!, shape, n));
-      model = new Transformer(ctx.be, c, params, lora);
+      const adapters = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, splitLora(ctx.model.params, c, lora).adapters));
+      model = withAdapters(ctx.be, c, { lora, params: ctx.model.params }, adapters);
     } else {
       const params = (await this.publishWeights(ctx, req.version)) ?? (await downloadParams(ctx.be, ctx.model.params));
       model = new Transformer(ctx.be, c, uploadParams(ctx.be, c, params));

@@ -40,19 +40,29 @@ export async function modelOfVersion<T extends Tensor>(be: Backend<T>, c: ModelC
   const shapes = adapterShapes(c, base.lora);
   const extra = file.names.find((n) => !shapes.has(n));
   if (extra !== undefined) throw new Error(`adapters v${version}: unexpected tensor ${extra} (not an adapter of this run's LoRA)`);
-  const params = new Map([...base.params].filter(([n]) => !shapes.has(n)));
-  try {
-    for (const [name, shape] of shapes) {
-      const info = file.header.tensors.get(name);
-      if (!info) throw new Error(`adapters v${version}: tensor ${name} is missing`);
-      if (info.shape.length !== shape.length || info.shape.some((d, i) => d !== shape[i])) throw new Error(`adapters v${version}: tensor ${name} is [${info.shape.join(', ')}], [${shape.join(', ')}] expected`);
-      params.set(name, be.fromArray(await file.read(name), shape, name));
-    }
-  } catch (e) {
-    for (const name of shapes.keys()) if (params.has(name)) be.free(params.get(name)!);
-    throw e;
+  const values = new Map<string, Float32Array>();
+  for (const [name, shape] of shapes) {
+    const info = file.header.tensors.get(name);
+    if (!info) throw new Error(`adapters v${version}: tensor ${name} is missing`);
+    if (info.shape.length !== shape.length || info.shape.some((d, i) => d !== shape[i])) throw new Error(`adapters v${version}: tensor ${name} is [${info.shape.join(', ')}], [${shape.join(', ')}] expected`);
+    values.set(name, await file.read(name));
   }
+  return withAdapters(be, c, base, values);
+}
+
+/** A model of `base`'s tensors (shared, not copied) and adapters uploaded from `values` (every adapter of its LoRA). */
+export function withAdapters<T extends Tensor>(be: Backend<T>, c: ModelConfig, base: LoraBase<T>, values: ReadonlyMap<string, Float32Array>): Transformer<T> {
+  const { base: params } = splitLora(base.params, c, base.lora);
+  for (const [name, shape] of adapterShapes(c, base.lora)) params.set(name, be.fromArray(values.get(name)!, shape, name));
   return new Transformer(be, c, params, base.lora);
+}
+
+/** A LoRA model's parameters by part: the frozen base's and the adapters'. */
+export function splitLora<V>(params: ReadonlyMap<string, V>, c: ModelConfig, lora: LoraConfig): { base: Map<string, V>; adapters: Map<string, V> } {
+  const shapes = adapterShapes(c, lora);
+  const base = new Map<string, V>(), adapters = new Map<string, V>();
+  for (const [n, v] of params) (shapes.has(n) ? adapters : base).set(n, v);
+  return { base, adapters };
 }
 
 /** A LoRA run's base, read from the bytes the learner published once, on the backend. */

@@ -1,6 +1,9 @@
 // Model-test helpers: load a fixture model folder onto a backend, build the reference batch
-// (B rows of T tokens, one episode per row) and the d(loss)/d(logp) of the mean next-token loss.
+// (B rows of T tokens, one episode per row) and the d(loss)/d(logp) of the mean next-token loss; a small Qwen2
+// shape for the LoRA and shared-run tests.
+import { parseHfConfig } from '../../src/model/config.ts';
 import { loadModelDir } from '../../src/model/load.node.ts';
+import type { ModelShape } from '../../src/model/shapes.ts';
 import { uploadParams, zeroGrads } from '../../src/model/params.ts';
 import { Transformer, type PackedBatch } from '../../src/model/transformer.ts';
 import type { Backend } from '../../src/ops/backend.ts';
@@ -48,5 +51,18 @@ export function referenceBatch<T extends Tensor>(be: Backend<T>, ids: number[][]
     batch: { B, T, ids: be.fromArray(flat, [N], 'ids'), targets: be.fromArray(targets, [N], 'targets'), positions: be.fromArray(positions, [N], 'positions'), seg: be.zeros([B, T], 'i32', 'seg') },
     dlogp: be.fromArray(dl, [N], 'dlogp'),
     mask,
+  };
+}
+
+/** A small Qwen2 shape (2 heads, 1 KV head, F = 2C) for the LoRA and shared-run tests; `ids` sets bos/eos ids. */
+export function smallQwen2(o: { vocab: number; layers: number; hidden?: number; ids?: { bos: number; eos: number } }): ModelShape {
+  const C = o.hidden ?? 32;
+  return {
+    name: 'small-qwen2', description: 'a small Qwen2 shape',
+    config: parseHfConfig({
+      architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: o.vocab, hidden_size: C, intermediate_size: 2 * C, num_hidden_layers: o.layers,
+      num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
+      ...(o.ids ? { bos_token_id: o.ids.bos, eos_token_id: o.ids.eos } : {}),
+    }),
   };
 }

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { noNatsReason } from '../../helpers/nats.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseHfConfig } from '../../../src/model/config.ts';
 import { randomShapeModel } from '../../../src/model/shapes.ts';
 import { hfFolderFiles } from '../../../src/model/weights.ts';
 import { tokenizerCorpus } from '../../../src/rl/session.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
+import { smallQwen2 } from '../../helpers/model.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 const freePort = () =>
@@ -89,13 +89,7 @@ describe.skipIf(noNatsReason)('webswe share config, train --share and contribute
     // contributor reads the base once and each version's adapters, and every group it plays is accepted.
     const folder = join(dir, 'model');
     mkdirSync(folder);
-    const shape = {
-      name: 'small-qwen2', description: 'a small Qwen2 shape',
-      config: parseHfConfig({
-        architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 1200, hidden_size: 32, intermediate_size: 64, num_hidden_layers: 2,
-        num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
-      }),
-    };
+    const shape = smallQwen2({ vocab: 1200, layers: 2 });
     const { tasks } = parseTaskFile(readFileSync('test/fixtures/agent/mutations.jsonl', 'utf8'), 'mutations.jsonl');
     const source = randomShapeModel(shape, tokenizerCorpus(tasks), 5, 400);
     const files = hfFolderFiles({ config: source.config, tensors: await source.weights.readModel(source.config), tokenizerJson: source.tokenizerJson, tokenizerConfig: source.tokenizerConfig });

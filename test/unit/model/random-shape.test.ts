@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../../src/agent/trajectory.ts';
 import { padVocab, trainBpe } from '../../../src/model/bpe.ts';
-import { parseHfConfig } from '../../../src/model/config.ts';
 import { parseLoraTargets } from '../../../src/model/lora.ts';
 import { randomShapeModel, type ModelShape } from '../../../src/model/shapes.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
@@ -18,6 +17,7 @@ import { playItem } from '../../../src/share/play.ts';
 import { taskForWork, type WorkItem } from '../../../src/share/protocol.ts';
 import { verifyResult } from '../../../src/share/verify.ts';
 import { parseTaskFile } from '../../../src/tasks/schema.ts';
+import { smallQwen2 } from '../../helpers/model.ts';
 
 const { tasks } = parseTaskFile(readFileSync('test/fixtures/tasks/handwritten.jsonl', 'utf8'), 'handwritten.jsonl');
 const corpus = tokenizerCorpus(tasks);
@@ -45,15 +45,7 @@ describe('padVocab', () => {
 
 describe('randomShapeModel', () => {
   it('plays and verifies an item at a pretrained shape with random weights, LoRA on, its samples mostly past the trained vocabulary', async () => {
-    const shape: ModelShape = {
-      name: 'test-qwen2', description: 'a small Qwen2 shape',
-      config: parseHfConfig({
-        architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 2000, hidden_size: 32, intermediate_size: 64, num_hidden_layers: 1,
-        num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
-        bos_token_id: 1990, eos_token_id: 1999,
-      }),
-      lora: { rank: 2, alpha: 4, targets: parseLoraTargets('q,v') },
-    };
+    const shape: ModelShape = { ...smallQwen2({ vocab: 2000, layers: 1, ids: { bos: 1990, eos: 1999 } }), lora: { rank: 2, alpha: 4, targets: parseLoraTargets('q,v') } };
     const source = randomShapeModel(shape, corpus, 3, 400);
     // The stop token is the tokenizer's <|im_end|>, not the shape's filler id.
     expect(source.config).toMatchObject({ vocabSize: 2000, eosTokenIds: [2], bosTokenId: 0 });

@@ -35,7 +35,8 @@ import { Transformer } from '../../../src/model/transformer.ts';
 import { episodeOptions } from '../../../src/rl/episode-options.ts';
 import { openRunPolicy, phaseContext, tokenizerCorpus } from '../../../src/rl/session.ts';
 import { adapterShapes, initAdapters, loraField, loraModules, parseLoraTargets } from '../../../src/model/lora.ts';
-import { randomShapeModel, type ModelShape } from '../../../src/model/shapes.ts';
+import { randomShapeModel } from '../../../src/model/shapes.ts';
+import { smallQwen2 } from '../../helpers/model.ts';
 import { Rng } from '../../../src/random.ts';
 import { auditDraw, SharedRollouts, workItemOf } from '../../../src/share/learner.ts';
 import { modelOfVersion } from '../../../src/share/version-weights.ts';
@@ -395,13 +396,7 @@ describe.skipIf(noNatsReason)('audits (dist.auditShare below 1)', () => {
 
 describe.skipIf(noNatsReason)('a shared LoRA run', () => {
   it('publishes the base once and each version\'s adapters; contributors play each version on them (in step, issued ahead, resumed behind), every round equals the learner\'s own play, and only round copies\' adapters are freed', async () => {
-    const shape: ModelShape = {
-      name: 'test-qwen2', description: 'a small Qwen2 shape',
-      config: parseHfConfig({
-        architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 1200, hidden_size: 32, intermediate_size: 64, num_hidden_layers: 2,
-        num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 4096, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
-      }),
-    };
+    const shape = smallQwen2({ vocab: 1200, layers: 2 });
     const lcfg = resolveConfig({ ...flattenConfig(cfg), 'model.preset': shape.name, 'model.loraRank': 2, 'model.loraAlpha': 4, 'model.loraTargets': 'q,v,down' });
     const lora = { rank: 2, alpha: 4, targets: parseLoraTargets('q,v,down') };
     // Adapters with B ≠ 0, so that a version's adapters change what is sampled.

@@ -2,17 +2,14 @@
 // names the field; each version's adapters name the base they were published on, and a model is refused on another
 // base; a version's adapters round-trip onto a base without touching it.
 import { describe, expect, it } from 'vitest';
-import { parseHfConfig } from '../../../src/model/config.ts';
 import { initParams } from '../../../src/model/init.ts';
 import { adapterShapes, initAdapters, loraModules, parseLoraTargets } from '../../../src/model/lora.ts';
 import { uploadParams } from '../../../src/model/params.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { adapterBytes, adaptersBase, manifestLora, modelOfVersion, sha256Hex } from '../../../src/share/version-weights.ts';
+import { smallQwen2 } from '../../helpers/model.ts';
 
-const config = parseHfConfig({
-  architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', vocab_size: 64, hidden_size: 16, intermediate_size: 32, num_hidden_layers: 1,
-  num_attention_heads: 2, num_key_value_heads: 1, max_position_embeddings: 256, rms_norm_eps: 1e-6, rope_theta: 10000, tie_word_embeddings: true,
-});
+const { config } = smallQwen2({ vocab: 64, layers: 1, hidden: 16 });
 const lora = { rank: 2, alpha: 4, targets: parseLoraTargets('q,v') };
 
 describe('manifestLora', () => {
