@@ -1,5 +1,5 @@
 // The Tasks view's catalogue: the bundled sets (public/tasks/level0/{train,val,test}.jsonl, the one-function
-// world the learning run trains and is evaluated on, first; then the library world's public/tasks/{train,test}.jsonl;
+// world the learning run trains and is evaluated on, first; the same tasks with users' reports as issues, level0-reports/; then the library world's public/tasks/{train,test}.jsonl;
 // fetched and parsed here in slices so the page stays responsive while tens of MB of JSON are read) and the sets imported into
 // this browser (their text read through the trainer worker), each checked with the task schema and
 // kept for the page's life. Filtering (src/tasks/filter.ts) is a plain scan: 2,240 tasks.
@@ -7,9 +7,10 @@ import { checkTask, type Task } from '../tasks/schema.ts';
 import { trainer } from './client.ts';
 
 /** The bundled sets, the default run's training set first (the view opens on it). */
-export const BUNDLED_SETS = ['level0/train', 'level0/val', 'level0/test', 'train', 'test'] as const;
+export const BUNDLED_SETS = ['level0/train', 'level0/val', 'level0/test', 'level0-reports/train', 'level0-reports/val', 'level0-reports/test', 'train', 'test'] as const;
 const BUNDLED_LABELS: Record<string, string> = {
   'level0/train': 'level 0 train (the learning run trains here)', 'level0/val': 'level 0 val', 'level0/test': 'level 0 test (its held-out table)',
+  'level0-reports/train': "level 0 train, users' reports (micro-find)", 'level0-reports/val': "level 0 val, users' reports", 'level0-reports/test': "level 0 test, users' reports",
   train: 'library train', test: 'library test',
 };
 const IMPORTED = 'idb:tasks/';

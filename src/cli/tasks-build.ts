@@ -7,7 +7,7 @@ import { relative, resolve } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { BUILD_DEFAULTS, buildTasks, type BuildEvent, type Tally } from '../tasks/build.ts';
 import { DEFAULT_OUT, loadCorpus, writeTaskSets } from '../tasks/build.node.ts';
-import { FUNCTION_WORLD_DEFAULTS } from '../tasks/build-functions.ts';
+import { FUNCTION_WORLD_DEFAULTS, ISSUE_VOICES, type IssueVoices } from '../tasks/build-functions.ts';
 import { buildFunctionLevel, levelOut, loadFunctionCorpus, writeLevel } from '../tasks/build-functions.node.ts';
 import { worldSummary } from '../tasks/build-functions.ts';
 import { printJson, runCommand, UserError } from './output.ts';
@@ -20,6 +20,7 @@ interface BuildFlags {
   jobs: string;
   timeout: string;
   libraries?: string;
+  voices?: string;
   json?: boolean;
 }
 
@@ -57,12 +58,14 @@ async function buildLevel(level: 0 | 1, flags: BuildFlags): Promise<number> {
   const seed = int('--seed', flags.seed, 0);
   const concurrency = int('--jobs', flags.jobs, 1);
   const timeoutMs = int('--timeout', flags.timeout, 100);
-  const out = resolve(flags.out ?? levelOut(level));
+  const voices = (flags.voices ?? 'calls') as IssueVoices;
+  if (!ISSUE_VOICES.includes(voices)) throw new UserError(`--voices must be one of ${ISSUE_VOICES.join(', ')}, got "${flags.voices}"`);
+  const out = resolve(flags.out ?? levelOut(level, voices));
   const started = performance.now();
   process.stderr.write(`checking the function corpus…\n`);
   const corpus = await loadFunctionCorpus();
   for (const s of corpus.skipped) process.stderr.write(`webswe: left out ${s.where}: ${s.reason}\n`);
-  const o = { ...FUNCTION_WORLD_DEFAULTS, seed };
+  const o = { ...FUNCTION_WORLD_DEFAULTS, seed, voices };
   const bar = process.stderr.isTTY ? new SingleBar({ format: 'validating {bar} {value}/{total}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : null;
   let started_bar = false;
   const b = await buildFunctionLevel(level, corpus, {
@@ -77,7 +80,7 @@ async function buildLevel(level: 0 | 1, flags: BuildFlags): Promise<number> {
     },
   }).finally(() => bar?.stop());
   const shownOut = relative(process.cwd(), out) || '.';
-  const command = `npx webswe tasks build --level ${level} --seed ${seed}${flags.out ? ` --out ${shownOut}` : ''}`;
+  const command = `npx webswe tasks build --level ${level} --seed ${seed}${voices === 'calls' ? '' : ` --voices ${voices}`}${flags.out ? ` --out ${shownOut}` : ''}`;
   const files = await writeLevel(out, level, b, corpus, o, command);
   const s = worldSummary(b.tasks);
   const wall_s = Math.round((performance.now() - started) / 100) / 10;
@@ -105,11 +108,13 @@ export function registerTasksBuild(tasks: Command): Command {
     .option('--jobs <n>', 'sandboxes at work at once', String(BUILD_DEFAULTS.concurrency))
     .option('--timeout <ms>', 'time limit per test run (CPU time of the test process on Linux, so load does not change the result)', String(BUILD_DEFAULTS.timeoutMs))
     .option('--libraries <names>', 'only these corpus libraries, comma-separated (the split still covers the whole corpus)')
+    .option('--voices <kind>', "levels 0 and 1: the issue text, calls (one sentence per bug: what the call returns and should return) or reports (a user's bug report in one of level 2's voices; default out public/tasks/level<N>-reports)")
     .option('--json', 'print one JSON summary document on stdout')
     .action((flags: BuildFlags) =>
       runCommand(async () => {
         if (!['0', '1', '2'].includes(flags.level)) throw new UserError(`--level must be 0, 1 or 2, got "${flags.level}"`);
         if (flags.level !== '2') return buildLevel(Number(flags.level) as 0 | 1, flags);
+        if (flags.voices) throw new UserError('--voices is for levels 0 and 1 (level 2 always writes reports in several voices)');
         const seed = int('--seed', flags.seed, 0);
         const perLibrary = int('--per-library', flags.perLibrary, 1);
         const concurrency = int('--jobs', flags.jobs, 1);

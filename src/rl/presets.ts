@@ -55,10 +55,39 @@ const MICRO: Record<string, ConfigValue> = {
   'run.checkpointEvery': 2,
 };
 
+/**
+ * `micro-find`: the rung above `micro`, where the fix is not picked from a list. The same model and one-token bugs,
+ * but the view lists no candidates, a failed sub lists none either and a sub does not test itself: the agent views
+ * the file, writes `sub OLD NEW`, runs the tests and undoes its own wrong edit. The issue is a user's report in one of
+ * five voices (public/tasks/level0-reports, `webswe tasks build --level 0 --voices reports`). No copy drills (they
+ * copy the list): four epochs of cloning form the base instead, and DAPO at a third of micro's rate (docs/learning.md).
+ */
+const MICRO_FIND: Record<string, ConfigValue> = {
+  ...MICRO,
+  'tasks.train': 'public/tasks/level0-reports/train.jsonl',
+  'tasks.test': 'public/tasks/level0-reports/test.jsonl',
+  'agent.viewHints': false,
+  'agent.triedHints': false,
+  'agent.triedOnRefusal': false,
+  'agent.retryFixes': false,
+  'agent.subTests': false,
+  'bc.copyDrills': 0,
+  'bc.drillSteps': 0,
+  'bc.drillUntil': 0,
+  'bc.epochs': 4,
+  // A third of micro's rate, twice its iterations: at micro's the policy's entropy rose and DAPO lost on one seed of two.
+  'dapo.iterations': 40,
+  'dapo.lr': 1e-4,
+};
+
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {
   micro: {
     description: 'the learning run on a CPU: a 0.16 M-parameter model from scratch fixes one-token bugs in functions it never saw; base (copy drills, cloning) → RFT → DAPO',
     overrides: MICRO,
+  },
+  'micro-find': {
+    description: "the rung above micro, on a CPU: no candidate lists and no self-testing sub, a user's bug report; the agent views, substitutes, runs the tests and undoes its own wrong edits",
+    overrides: MICRO_FIND,
   },
   tiny: {
     description: 'a 4.9 M-parameter model from scratch on the library tasks, for a laptop GPU',

@@ -15,7 +15,7 @@ import { formatTaskLine, type Task } from './schema.ts';
 import { validateTasks, type TaskVerdict } from './validate.ts';
 
 export const FUNCTIONS_DIR = fileURLToPath(new URL('../../corpus/functions/', import.meta.url));
-export const levelOut = (level: 0 | 1) => fileURLToPath(new URL(`../../public/tasks/level${level}/`, import.meta.url));
+export const levelOut = (level: 0 | 1, voices: FunctionWorldOptions['voices'] = 'calls') => fileURLToPath(new URL(`../../public/tasks/level${level}${voices === 'calls' ? '' : `-${voices}`}/`, import.meta.url));
 
 export interface CorpusCheck {
   functions: CheckedFunction[];
@@ -88,7 +88,7 @@ deterministically (same corpus, same seed ${o.seed}, same files). Check them wit
 - **Bugs** are one-token mutants (${LEVEL0_OPERATORS.map((x) => `\`${x}\``).join(', ')}) that some example notices and
   that leave some test passing; each is validated in the node sandbox (the base fails FAIL_TO_PASS and passes
   PASS_TO_PASS, the gold patch makes all pass).
-- **Issue text**: the first failing call, what it does and what it should do. No line numbers, no hint of the fix.
+- **Issue text**: ${o.voices === 'calls' ? 'the first failing call, what it does and what it should do' : "a user's bug report in one of five voices (a terse maintainer, a friendly user, a structured report, a CI failure, a short question): the first failing call, what it did and what was expected, and a snippet that reproduces it"}. No line numbers, no hint of the fix.
 - **Split by function**: a function's name hashed with the seed puts it in \`train\` (${Math.round(100 * (1 - o.testFraction - o.valFraction))} %), \`val\`
   (${Math.round(100 * o.valFraction)} %; settings are chosen there) or \`test\` (${Math.round(100 * o.testFraction)} %). No function of \`val\` or \`test\` is in a training
   task${level === 1 ? ', and level-1 modules group functions of one split only' : ''}.

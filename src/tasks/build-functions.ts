@@ -9,6 +9,7 @@ import { makeDiff } from '../sandbox/patch.ts';
 import type { FileMap } from '../sandbox/types.ts';
 import { Rng } from '../random.ts';
 import { caseTitles, moduleText, testFileText, type CheckedFunction, type KilledMutant, type OracleCase, type Outcome } from './functions.ts';
+import { writeIssue, type FailureFacts } from './issue-text.ts';
 import type { Task } from './schema.ts';
 
 export type FunctionSplit = 'train' | 'val' | 'test';
@@ -20,9 +21,15 @@ export interface FunctionWorldOptions {
   valFraction: number;
   /** Functions per level-1 module. */
   moduleSize: number;
+  /** The issue text: `calls`, one templated sentence per bug (what the call returns and should return); `reports`,
+   *  a user's bug report in one of the voices level 2's issues are written in (issue-text.ts), with a snippet. */
+  voices: IssueVoices;
 }
 
-export const FUNCTION_WORLD_DEFAULTS: Readonly<FunctionWorldOptions> = Object.freeze({ seed: 1, testFraction: 0.2, valFraction: 0.1, moduleSize: 3 });
+export type IssueVoices = 'calls' | 'reports';
+export const ISSUE_VOICES: readonly IssueVoices[] = ['calls', 'reports'];
+
+export const FUNCTION_WORLD_DEFAULTS: Readonly<FunctionWorldOptions> = Object.freeze({ seed: 1, testFraction: 0.2, valFraction: 0.1, moduleSize: 3, voices: 'calls' });
 
 /** FNV-1a of a string. */
 function hash32(s: string): number {
@@ -53,6 +60,17 @@ export function functionIssue(call: string, expected: Outcome, actual: Outcome, 
   return voices[rng.int(voices.length)]! + more;
 }
 
+/** A failing call as the facts a user's report is written from (issue-text.ts); null for a call that never returns
+ *  (the report voices have no sentence for it). */
+export function callFacts(f: { call: string; fn: string; title: string; expected: Outcome; actual: Outcome }, repo: string): FailureFacts | null {
+  const { expected: e, actual: a } = f;
+  if (e.kind === 'timeout' || a.kind === 'timeout') return null;
+  const thrown = a.kind === 'throws' ? (a.message ? `${a.name}: ${a.message}` : a.name) : undefined;
+  const base = { testName: f.title, subject: f.call, fn: f.fn, snippet: `import { ${f.fn} } from '${repo}';\n\n${e.kind === 'throws' ? `${f.call};` : `console.log(${f.call});`}` };
+  if (e.kind === 'value') return a.kind === 'value' ? { ...base, kind: 'values', actual: a.source, expected: e.source } : { ...base, kind: 'error', thrown: thrown! };
+  return a.kind === 'value' ? { ...base, kind: 'no-throw', wanted: e.name } : { ...base, kind: 'wrong-error', wanted: e.name, thrown: thrown! };
+}
+
 const sameOutcome = (a: Outcome, b: Outcome) =>
   a.kind === b.kind && (a.kind === 'value' ? a.source === (b as typeof a).source : a.kind === 'throws' ? a.name === (b as typeof a).name : true);
 
@@ -71,7 +89,7 @@ interface Member {
 
 /** One task: the module with its bugs applied (killed mutants, at most one per function); the tests of
  *  every function in the module. Two bugs (level 1's hard tier) get an issue sentence each. */
-function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bugs: { member: Member; k: KilledMutant }[]; split: FunctionSplit; level: 0 | 1; seed: number }): Task | null {
+function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bugs: { member: Member; k: KilledMutant }[]; split: FunctionSplit; level: 0 | 1; seed: number; voices: IssueVoices }): Task | null {
   const text = moduleText(o.members.map((m) => m.cf.fn.source));
   const name = o.modulePath.replace(/^src\/|\.js$/g, '');
   const testPath = `test/${name}.test.js`;
@@ -92,7 +110,7 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
   const files = { ...original, [o.modulePath]: mutated };
   const titles = caseTitles(fns);
   const fail: string[] = [], pass: string[] = [];
-  const firsts: { call: string; expected: Outcome; actual: Outcome; failing: number }[] = [];
+  const firsts: { call: string; fn: string; title: string; expected: Outcome; actual: Outcome; failing: number }[] = [];
   let t = 0;
   for (const mem of o.members) {
     const bug = o.bugs.find((b) => b.member === mem);
@@ -104,7 +122,7 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
       else {
         fail.push(title);
         if (first) first.failing++;
-        else first = { call: `${mem.cf.fn.name}(${c.args.join(', ')})`, expected: c.outcome, actual, failing: 1 };
+        else first = { call: `${mem.cf.fn.name}(${c.args.join(', ')})`, fn: mem.cf.fn.name, title, expected: c.outcome, actual, failing: 1 };
       }
     });
     if (first) firsts.push(first);
@@ -113,7 +131,10 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
   // every bug must break some test of its own.
   if (firsts.length !== o.bugs.length || pass.length === 0) return null;
   const rng = new Rng(hash32(`${o.seed}:issue:${o.id}`));
-  const issue = firsts.map((f) => functionIssue(f.call, f.expected, f.actual, f.failing, rng)).join('\n\n');
+  const facts = o.voices === 'reports' ? firsts.map((f) => callFacts(f, o.repo)) : [];
+  const issue = facts.length && facts.every((x) => x !== null)
+    ? writeIssue(facts as FailureFacts[], o.repo, rng).trimEnd()
+    : firsts.map((f) => functionIssue(f.call, f.expected, f.actual, f.failing, rng)).join('\n\n');
   const parts = o.bugs.map((b) => {
     const m = b.k.mutant;
     return { operator: m.operator, location: { file: o.modulePath, ...position(mutated, b.member.offset + m.start) }, function: b.member.cf.fn.name, original: m.original, mutated: m.mutated };
@@ -132,7 +153,7 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
     difficulty: o.bugs.length === 1 ? 'easy' : 'hard',
     level: o.level,
     mutation: mutation as unknown as Task['mutation'],
-    created_by: `webswe tasks build --level ${o.level} --seed ${o.seed}`,
+    created_by: `webswe tasks build --level ${o.level} --seed ${o.seed}${o.voices === 'calls' ? '' : ` --voices ${o.voices}`}`,
     test_command: `node --test ${testPath}`,
   };
 }
@@ -145,7 +166,7 @@ export function level0Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
     const split = functionSplit(cf.fn.name, o);
     let n = 0;
     for (const k of cf.killed) {
-      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bugs: [{ member, k }], split, level: 0, seed: o.seed });
+      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bugs: [{ member, k }], split, level: 0, seed: o.seed, voices: o.voices });
       if (task) (out.push(task), n++);
     }
   }
@@ -182,7 +203,7 @@ export function level1Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
       let n = 0;
       for (const member of mem) {
         for (const kk of member.cf.killed) {
-          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member, k: kk }], split, level: 1, seed: o.seed });
+          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member, k: kk }], split, level: 1, seed: o.seed, voices: o.voices });
           if (task) (out.push(task), n++);
         }
       }
@@ -199,7 +220,7 @@ export function level1Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
         const key = [ka.mutant.id, kb.mutant.id].sort().join('|');
         if (used.has(key)) continue;
         used.add(key);
-        const task = makeTask({ id, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member: mem[a]!, k: ka }, { member: mem[b]!, k: kb }], split, level: 1, seed: o.seed });
+        const task = makeTask({ id, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member: mem[a]!, k: ka }, { member: mem[b]!, k: kb }], split, level: 1, seed: o.seed, voices: o.voices });
         if (task) (out.push(task), n++);
       }
     }

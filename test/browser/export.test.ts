@@ -103,7 +103,7 @@ describe.skipIf(noBrowserReason)('export, import and comparison in the Runs view
     // The New run form suggests it for tasks.train and tasks.test, beside the bundled sets.
     await page.goto(`${baseUrl}#/new`);
     await page.waitForSelector('#task-set-choices option[value="idb:tasks/mine.jsonl"]', { state: 'attached' });
-    expect(await page.$$eval('#task-set-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['public/tasks/level0/train.jsonl', 'public/tasks/level0/val.jsonl', 'public/tasks/level0/test.jsonl', 'public/tasks/train.jsonl', 'public/tasks/test.jsonl', 'idb:tasks/mine.jsonl']);
+    expect(await page.$$eval('#task-set-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['public/tasks/level0/train.jsonl', 'public/tasks/level0/val.jsonl', 'public/tasks/level0/test.jsonl', 'public/tasks/level0-reports/train.jsonl', 'public/tasks/level0-reports/val.jsonl', 'public/tasks/level0-reports/test.jsonl', 'public/tasks/train.jsonl', 'public/tasks/test.jsonl', 'idb:tasks/mine.jsonl']);
     expect(await page.getAttribute('#field-tasks-test', 'list')).toBe('task-set-choices');
     expect(await page.$$eval('#model-choices option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['scratch-30k', 'scratch-160k', 'scratch-400k', 'scratch-5m']);
   });

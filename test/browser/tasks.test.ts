@@ -41,7 +41,7 @@ describe.skipIf(noBrowserReason)('the Tasks view', () => {
     await page.waitForSelector('#task-list[data-count]', { timeout: 60_000 });
     expect(await page.getAttribute('nav[aria-label="main"] a[data-nav="tasks"]', 'aria-current')).toBe('');
     expect(await page.$$eval('#task-sets a', (as) => as.map((a) => a.textContent))).toEqual(
-      ['level 0 train (the learning run trains here)', 'level 0 val', 'level 0 test (its held-out table)', 'library train', 'library test']);
+      ['level 0 train (the learning run trains here)', 'level 0 val', 'level 0 test (its held-out table)', "level 0 train, users' reports (micro-find)", "level 0 val, users' reports", "level 0 test, users' reports", 'library train', 'library test']);
     expect(await count()).toBe(level0.length);
     expect(await shownIds()).toEqual(level0.slice(0, 25).map((t) => t.instance_id));
     expect(await page.textContent('#task-page')).toBe(`Page 1 of ${Math.ceil(level0.length / 25)}`);

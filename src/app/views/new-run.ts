@@ -10,6 +10,7 @@ import { checkRunFit, planParts, type MemoryBudget, type RunFit } from '../../rl
 import { RUN_PRESETS } from '../../rl/presets.ts';
 import { BROWSER_DEFAULTS, type BackendChoice } from '../../../workers/trainer.api.ts';
 import { trainer } from '../client.ts';
+import { BUNDLED_SETS } from '../task-catalog.ts';
 import { el, errorText, heading, runHref } from '../dom.ts';
 import { askPersistence } from '../storage.ts';
 import { sandboxChoice } from './sandbox-choice.ts';
@@ -150,7 +151,7 @@ export function renderNewRun(root: HTMLElement): () => void {
     void values().then((vs) => list.replaceChildren(...vs.map((v) => el('option', { value: v }))), () => undefined);
   };
   suggest('model-choices', ['model.preset'], async () => [...Object.keys(MODEL_PRESETS), ...(await trainer.listModels()).map((m) => m.path)]);
-  suggest('task-set-choices', ['tasks.train', 'tasks.test'], async () => [...['level0/train', 'level0/val', 'level0/test', 'train', 'test'].map((k) => `public/tasks/${k}.jsonl`), ...(await trainer.listTaskSets()).map((t) => t.path)]);
+  suggest('task-set-choices', ['tasks.train', 'tasks.test'], async () => [...BUNDLED_SETS.map((k) => `public/tasks/${k}.jsonl`), ...(await trainer.listTaskSets()).map((t) => t.path)]);
   const submit = el('button', { type: 'submit', id: 'start-run' }, 'Start run');
   const memory = memoryEstimate();
   form.append(memory.element, errorBox, el('div', { class: 'controls' }, submit));

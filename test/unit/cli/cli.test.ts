@@ -49,7 +49,7 @@ describe('webswe CLI', () => {
     }
     const bad = webswe('gpu', '--preset', 'nope');
     expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, tiny, qwen-coder-lora\), got "nope"/);
+    expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, micro-find, tiny, qwen-coder-lora\), got "nope"/);
     expect(webswe('gpu', '--preset', 'qwen-coder-lora').stderr).toMatch(/starts from a pretrained model; name a from-scratch preset/);
   });
   it('an unknown command fails with a message, not a stack trace', () => {

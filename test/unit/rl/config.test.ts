@@ -1,4 +1,5 @@
 // Run configuration: defaults, overrides, ranges and the messages a user sees.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, FIELDS, flattenConfig, fromSavedConfig, parseOverrides, resolveConfig, RETIRED_TAG, type ConfigValue } from '../../../src/rl/config.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
@@ -65,7 +66,26 @@ describe('run presets', () => {
     // The preset names just these, plus two equal to the defaults that define the run.
     expect(Object.keys(RUN_PRESETS.micro!.overrides).sort()).toEqual([...Object.keys(changed), 'model.preset', 'dapo.iterations'].sort());
     expect(RUN_PRESETS.micro!.overrides).toMatchObject({ 'model.preset': 'scratch-160k', 'dapo.iterations': 20 });
-    expect(Object.keys(RUN_PRESETS)).toEqual(['micro', 'tiny', 'qwen-coder-lora']); // micro first: the New run form's and the first screen's preset
+    expect(Object.keys(RUN_PRESETS)).toEqual(['micro', 'micro-find', 'tiny', 'qwen-coder-lora']); // micro first: the New run form's and the first screen's preset
+  });
+});
+
+describe('the micro-find preset', () => {
+  it("is micro without the candidate lists, the self-testing sub or the copy drills, on the tasks whose issues are users' reports", () => {
+    const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
+    const find = flattenConfig(resolveConfig(RUN_PRESETS['micro-find']!.overrides));
+    expect(Object.fromEntries(Object.entries(find).filter(([k, v]) => micro[k] !== v))).toEqual({
+      'tasks.train': 'public/tasks/level0-reports/train.jsonl', 'tasks.test': 'public/tasks/level0-reports/test.jsonl',
+      'agent.viewHints': false, 'agent.triedHints': false, 'agent.triedOnRefusal': false, 'agent.retryFixes': false, 'agent.subTests': false,
+      'bc.copyDrills': 0, 'bc.drillSteps': 0, 'bc.drillUntil': 0, 'bc.epochs': 4, 'dapo.iterations': 40, 'dapo.lr': 1e-4,
+    });
+    // Its task files are bundled: the same tasks as level 0's, the issue text a report.
+    for (const split of ['train', 'val', 'test']) {
+      const reports = readFileSync(`public/tasks/level0-reports/${split}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { instance_id: string; patch: string; problem_statement: string });
+      const calls = readFileSync(`public/tasks/level0/${split}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as (typeof reports)[number]);
+      expect(reports.map((t) => [t.instance_id, t.patch])).toEqual(calls.map((t) => [t.instance_id, t.patch]));
+      expect(reports.filter((t, i) => t.problem_statement === calls[i]!.problem_statement)).toEqual([]);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // FAIL_TO_PASS/PASS_TO_PASS, issue text, split by function) and the tasks validated in the node sandbox.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { functionIssue, functionSplit, level0Tasks, level1Tasks, FUNCTION_WORLD_DEFAULTS } from '../../../src/tasks/build-functions.ts';
+import { callFacts, functionIssue, functionSplit, level0Tasks, level1Tasks, FUNCTION_WORLD_DEFAULTS } from '../../../src/tasks/build-functions.ts';
 import { checkFunction, runOracle } from '../../../src/tasks/functions-oracle.node.ts';
 import { parseCorpusFile, testFileText, type CheckedFunction } from '../../../src/tasks/functions.ts';
 import { Rng } from '../../../src/random.ts';
@@ -144,6 +144,34 @@ describe('level 0 and level 1 tasks', () => {
       'Calling `f(1)` throws TypeError; it should return 2. 2 other tests fail too.',
       '`f(1)` throws TypeError, but it should return 2. 2 other tests fail too.',
     ]);
+  });
+  it("voices 'reports': a user's report of the same failing call (five voices, a snippet that reproduces it), the same tasks otherwise", () => {
+    const calls = level0Tasks(checked(), o);
+    const reports = level0Tasks(checked(), { ...o, voices: 'reports' });
+    expect(reports.map((t) => t.instance_id)).toEqual(calls.map((t) => t.instance_id));
+    const strip = (t: (typeof calls)[number]) => formatTaskLine({ ...t, problem_statement: '', created_by: '' });
+    expect(reports.map(strip)).toEqual(calls.map(strip));
+    const t = reports.find((x) => x.instance_id === 'clampValue__4')!;
+    expect(t.problem_statement).toContain("import { clampValue } from 'clampValue';\n\nconsole.log(clampValue(5, 0, 10));");
+    expect(t.problem_statement).toMatch(/`clampValue\(5, 0, 10\)` gives me `10` but I expected `5`|\*\*Expected:\*\* `5`/);
+    expect(t.created_by).toBe('webswe tasks build --level 0 --seed 1 --voices reports');
+    // Never the file or a line number.
+    for (const r of reports) expect(r.problem_statement).not.toMatch(/src\/|\bline \d/i);
+    // More than one voice over the set, and a two-bug task reports both calls.
+    const openers = new Set(reports.map((r) => r.problem_statement.split(/\s/)[0]));
+    expect(openers.size).toBeGreaterThanOrEqual(3);
+    const hard = level1Tasks(checked(), { ...o, testFraction: 0, valFraction: 0, voices: 'reports' }).filter((x) => x.difficulty === 'hard');
+    for (const h of hard) for (const p of (h.mutation as unknown as { parts: { function: string }[] }).parts) expect(h.problem_statement).toContain(`${p.function}(`);
+  });
+  it('the facts of a failing call: values, an error where a value was due, no error, the wrong error; none for a call that never returns', () => {
+    const c = { call: 'f(1)', fn: 'f', title: 'f(1)' };
+    const v = (source: string) => ({ kind: 'value' as const, source });
+    const e = (name: string, message = '') => ({ kind: 'throws' as const, name, message });
+    expect(callFacts({ ...c, expected: v('2'), actual: v('3') }, 'r')).toMatchObject({ kind: 'values', expected: '2', actual: '3', subject: 'f(1)', fn: 'f', snippet: "import { f } from 'r';\n\nconsole.log(f(1));" });
+    expect(callFacts({ ...c, expected: v('2'), actual: e('TypeError', 'x is null') }, 'r')).toMatchObject({ kind: 'error', thrown: 'TypeError: x is null' });
+    expect(callFacts({ ...c, expected: e('RangeError'), actual: v('2') }, 'r')).toMatchObject({ kind: 'no-throw', wanted: 'RangeError', snippet: "import { f } from 'r';\n\nf(1);" });
+    expect(callFacts({ ...c, expected: e('RangeError'), actual: e('TypeError') }, 'r')).toMatchObject({ kind: 'wrong-error', wanted: 'RangeError', thrown: 'TypeError' });
+    expect(callFacts({ ...c, expected: v('2'), actual: { kind: 'timeout' } }, 'r')).toBeNull();
   });
   it('the tasks pass the validator in the node sandbox (base fails F2P, the gold patch passes all)', async () => {
     const l1 = level1Tasks(checked(), o);
