@@ -52,6 +52,14 @@ describe('webswe CLI', () => {
     expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, micro-find, tiny, qwen-coder-lora\), got "nope"/);
     expect(webswe('gpu', '--preset', 'qwen-coder-lora').stderr).toMatch(/starts from a pretrained model; name a from-scratch preset/);
   });
+  it('tasks build --voices: names a bad kind and refuses it at level 2, before any work', () => {
+    const bad = webswe('tasks', 'build', '--level', '0', '--voices', 'poems');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--voices must be one of calls, reports, got "poems"/);
+    const two = webswe('tasks', 'build', '--level', '2', '--voices', 'reports');
+    expect(two.status).not.toBe(0);
+    expect(two.stderr).toMatch(/--voices is for levels 0 and 1/);
+  });
   it('an unknown command fails with a message, not a stack trace', () => {
     const r = webswe('frobnicate');
     expect(r.status).not.toBe(0);
