@@ -1,8 +1,9 @@
-// The copy probe: does the model name the candidate the view lists last, on views it was not trained on?
+// The copy probe: does the model name the file's last candidate (the last operator or number that occurs once,
+// the one the view lists last under agent.viewHints), on views it was not trained on?
 // The one skill a from-scratch `micro` base needs (docs/learning.md: "the copy") forms in a sudden drop of
 // the cloning loss whose step varies with the seed, and on some seeds never; the probe reads it directly.
 // An item is an expert episode on a task cloning does not use, cut after its whole-file view (the issue and
-// the numbered file ending with its candidate list), then the turn `sub X Y` with X the list's last token:
+// the numbered file, ending with its candidate list under agent.viewHints), then the turn `sub X Y` with X that token:
 // the item passes when the model's argmax (teacher-forced, no sampling) is right at every token up to and
 // including X. One batched forward over the items, no gradient; no random draw, so a run's numbers do not
 // depend on whether or how often it probes.

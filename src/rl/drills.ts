@@ -1,9 +1,10 @@
 // Copy drills (bc.copyDrills, bc.drillSteps): short supervised examples that train the one skill a one-token `sub`
 // needs and behaviour cloning teaches too rarely: name text that is in the file just viewed. A drill is an expert
-// episode cut after its `view` (the issue, the numbered file ending with its candidate list: agent.viewHints), then
-// one assistant turn `sub X Y` where X is the list's last candidate, the one answer a guess from the list's end
-// copies (a drill is skipped when that one has no replacement), and Y its first fix with agent.retryFixes, else a
-// same-kind replacement. Loss on that turn alone (the context is the episode's, unchanged).
+// episode cut after its `view` (the issue and the numbered file, ending with its candidate list under
+// agent.viewHints), then one assistant turn `sub X Y` where X is the file's last operator or number that occurs once
+// (the list's last, when the view lists them; without the list the drill teaches reading it off the code), the first
+// guess of an expert guessing from the end (a drill is skipped when X has no replacement), and Y its first fix with
+// agent.retryFixes, else a same-kind replacement. Loss on that turn alone (the context is the episode's, unchanged).
 import { fixesFor, nameable, onceTokens, replacementFor } from '../agent/tools.ts';
 import type { Trajectory } from '../agent/trajectory.ts';
 import type { Task } from '../tasks/schema.ts';

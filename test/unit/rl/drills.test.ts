@@ -1,6 +1,6 @@
 // Copy drills (bc.copyDrills): each is an expert episode cut after its view plus one `sub X Y` turn whose
-// X is the last once-occurring operator or number of the viewed file (the end of the view's candidate list),
-// trained alone; seeded and deterministic. Real expert episodes on level-0 val tasks in a node sandbox,
+// X is the last once-occurring operator or number of the viewed file (the end of the view's candidate list under
+// agent.viewHints; here no list: the token read off the code), trained alone; seeded and deterministic. Real expert episodes on level-0 val tasks in a node sandbox,
 // rendered with a BPE tokenizer trained on them.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,8 @@ describe('copy drills', () => {
       const once = onceTokens(byId.get(t.task_id)!.files[t.turns[0]!.file!]!);
       expect(m![1], t.task_id).toBe(once.at(-1)); // always the list's last candidate: the one a guess from the list's end copies
       expect(t.turns[0]!.observation).toContain(m![1]);
+      // Without agent.viewHints (these episodes) the view lists nothing: X is read off the code itself.
+      expect(t.turns[0]!.observation).not.toMatch(/occur once/);
     }
     // agent.retryFixes: the replacement is the token's first fix (fixesFor), never a coin.
     const fixed = copyDrills(ts, byId, tokenizer, 60, 7, true);
