@@ -86,6 +86,7 @@ describe('the micro-find preset', () => {
       const calls = readFileSync(`public/tasks/level0/${split}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as (typeof reports)[number]);
       expect(reports.map((t) => [t.instance_id, t.patch])).toEqual(calls.map((t) => [t.instance_id, t.patch]));
       expect(reports.filter((t, i) => t.problem_statement === calls[i]!.problem_statement)).toEqual([]);
+      expect(reports.filter((t) => /(^|[\s`'"(])(\.\.?\/)?(src|test)\/|\bline \d+|\.js:\d+/i.test(t.problem_statement)).map((t) => t.instance_id)).toEqual([]);
     }
   });
 });
