@@ -62,7 +62,9 @@ describe('drills-only stage', () => {
   });
 
   it('names the setting to change when the stage cannot run', () => {
-    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'sub' })).toThrow(/set agent.viewHints=true or the drills to 0/);
     expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.viewHints': true, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or the drills to 0/);
+    expect(() => resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'edit' })).toThrow(/set agent.editCommand=sub or the drills to 0/);
+    // Without the list the stage runs: its drills name the token read off the code.
+    expect(resolveConfig({ 'bc.drillSteps': 100, 'agent.editCommand': 'sub' }).bc.drillSteps).toBe(100);
   });
 });
