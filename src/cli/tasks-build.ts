@@ -7,7 +7,7 @@ import { relative, resolve } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node.node.ts';
 import { BUILD_DEFAULTS, buildTasks, type BuildEvent, type Tally } from '../tasks/build.ts';
 import { DEFAULT_OUT, loadCorpus, writeTaskSets } from '../tasks/build.node.ts';
-import { FUNCTION_WORLD_DEFAULTS, ISSUE_VOICES, type IssueVoices } from '../tasks/build-functions.ts';
+import { FUNCTION_WORLD_DEFAULTS, ISSUE_VOICES, voicesFlag, type IssueVoices } from '../tasks/build-functions.ts';
 import { buildFunctionLevel, levelOut, loadFunctionCorpus, writeLevel } from '../tasks/build-functions.node.ts';
 import { worldSummary } from '../tasks/build-functions.ts';
 import { printJson, runCommand, UserError } from './output.ts';
@@ -80,7 +80,7 @@ async function buildLevel(level: 0 | 1, flags: BuildFlags): Promise<number> {
     },
   }).finally(() => bar?.stop());
   const shownOut = relative(process.cwd(), out) || '.';
-  const command = `npx webswe tasks build --level ${level} --seed ${seed}${voices === 'calls' ? '' : ` --voices ${voices}`}${flags.out ? ` --out ${shownOut}` : ''}`;
+  const command = `npx webswe tasks build --level ${level} --seed ${seed}${voicesFlag(voices)}${flags.out ? ` --out ${shownOut}` : ''}`;
   const files = await writeLevel(out, level, b, corpus, o, command);
   const s = worldSummary(b.tasks);
   const wall_s = Math.round((performance.now() - started) / 100) / 10;

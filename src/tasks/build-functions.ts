@@ -28,6 +28,8 @@ export interface FunctionWorldOptions {
 
 export type IssueVoices = 'calls' | 'reports';
 export const ISSUE_VOICES: readonly IssueVoices[] = ['calls', 'reports'];
+/** The build command's `--voices` flag for these voices ('' for the default, calls). */
+export const voicesFlag = (v: IssueVoices) => (v === 'calls' ? '' : ` --voices ${v}`);
 
 export const FUNCTION_WORLD_DEFAULTS: Readonly<FunctionWorldOptions> = Object.freeze({ seed: 1, testFraction: 0.2, valFraction: 0.1, moduleSize: 3, voices: 'calls' });
 
@@ -89,7 +91,7 @@ interface Member {
 
 /** One task: the module with its bugs applied (killed mutants, at most one per function); the tests of
  *  every function in the module. Two bugs (level 1's hard tier) get an issue sentence each. */
-function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bugs: { member: Member; k: KilledMutant }[]; split: FunctionSplit; level: 0 | 1; seed: number; voices: IssueVoices }): Task | null {
+function makeTask(o: { id: string; repo: string; modulePath: string; members: Member[]; bugs: { member: Member; k: KilledMutant }[]; split: FunctionSplit; level: 0 | 1; world: Pick<FunctionWorldOptions, 'seed' | 'voices'> }): Task | null {
   const text = moduleText(o.members.map((m) => m.cf.fn.source));
   const name = o.modulePath.replace(/^src\/|\.js$/g, '');
   const testPath = `test/${name}.test.js`;
@@ -130,8 +132,8 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
   // A bug that breaks every test says nothing about where it is; the library build drops those too;
   // every bug must break some test of its own.
   if (firsts.length !== o.bugs.length || pass.length === 0) return null;
-  const rng = new Rng(hash32(`${o.seed}:issue:${o.id}`));
-  const facts = o.voices === 'reports' ? firsts.map((f) => callFacts(f, o.repo)) : [];
+  const rng = new Rng(hash32(`${o.world.seed}:issue:${o.id}`));
+  const facts = o.world.voices === 'reports' ? firsts.map((f) => callFacts(f, o.repo)) : [];
   const issue = facts.length && facts.every((x) => x !== null)
     ? writeIssue(facts as FailureFacts[], o.repo, rng).trimEnd()
     : firsts.map((f) => functionIssue(f.call, f.expected, f.actual, f.failing, rng)).join('\n\n');
@@ -153,7 +155,7 @@ function makeTask(o: { id: string; repo: string; modulePath: string; members: Me
     difficulty: o.bugs.length === 1 ? 'easy' : 'hard',
     level: o.level,
     mutation: mutation as unknown as Task['mutation'],
-    created_by: `webswe tasks build --level ${o.level} --seed ${o.seed}${o.voices === 'calls' ? '' : ` --voices ${o.voices}`}`,
+    created_by: `webswe tasks build --level ${o.level} --seed ${o.world.seed}${voicesFlag(o.world.voices)}`,
     test_command: `node --test ${testPath}`,
   };
 }
@@ -166,7 +168,7 @@ export function level0Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
     const split = functionSplit(cf.fn.name, o);
     let n = 0;
     for (const k of cf.killed) {
-      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bugs: [{ member, k }], split, level: 0, seed: o.seed, voices: o.voices });
+      const task = makeTask({ id: `${cf.fn.name}__${n + 1}`, repo: cf.fn.name, modulePath: `src/${cf.fn.name}.js`, members: [member], bugs: [{ member, k }], split, level: 0, world: o });
       if (task) (out.push(task), n++);
     }
   }
@@ -203,7 +205,7 @@ export function level1Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
       let n = 0;
       for (const member of mem) {
         for (const kk of member.cf.killed) {
-          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member, k: kk }], split, level: 1, seed: o.seed, voices: o.voices });
+          const task = makeTask({ id: `${repo}__${n + 1}`, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member, k: kk }], split, level: 1, world: o });
           if (task) (out.push(task), n++);
         }
       }
@@ -220,7 +222,7 @@ export function level1Tasks(fns: readonly CheckedFunction[], o: FunctionWorldOpt
         const key = [ka.mutant.id, kb.mutant.id].sort().join('|');
         if (used.has(key)) continue;
         used.add(key);
-        const task = makeTask({ id, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member: mem[a]!, k: ka }, { member: mem[b]!, k: kb }], split, level: 1, seed: o.seed, voices: o.voices });
+        const task = makeTask({ id, repo, modulePath: `src/${family}.js`, members: mem, bugs: [{ member: mem[a]!, k: ka }, { member: mem[b]!, k: kb }], split, level: 1, world: o });
         if (task) (out.push(task), n++);
       }
     }
