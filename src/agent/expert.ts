@@ -5,7 +5,9 @@
 // With guesses N it first tries 0 to N other one-token changes (each tested and undone), as a model that
 // cannot yet locate the bug must: those turns are imitated, unlike the noise edit. Under agent.subTests a
 // sub tests itself and takes a failing change back, and the script reads that off the observation: a guess
-// is then one turn, and no run_tests or undo follows a sub.
+// is then one turn, and no run_tests or undo follows a sub. With refusals p (sub only) it first names, with
+// probability p, an operator the file does not hold once (refused, not imitated) and reads the file again: the turn
+// after a refusal is shown, as a model that cannot yet copy from the view needs it to be.
 // It edits with SEARCH/REPLACE (`replace`) or numbered line ranges (`edit`), as agent.editCommand says.
 // Wording comes from a small phrase bank; everything is seeded, so the same task and seed give the same
 // episode.
@@ -14,7 +16,7 @@ import type { Task } from '../tasks/schema.ts';
 import { formatCommand, type Command } from './commands.ts';
 import type { EditCommandKind } from './prompt.ts';
 import { splitLines } from './edits.ts';
-import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, orderedGuesses, wrongEdit, type FilePlan } from './expert-plan.ts';
+import { applyChanges, clusterChanges, enclosingName, fixCommands, goldPlan, orderedGuesses, refusedSub, wrongEdit, type FilePlan } from './expert-plan.ts';
 import type { EpisodeView, Policy, TurnOutput } from './policy.ts';
 import { takenBack, testsPassed } from './tools.ts';
 import type { TurnRecord } from './trajectory.ts';
@@ -46,6 +48,7 @@ const PHRASES = {
     'Maybe the bug is the `{from}` on line {line}. Let me try `{to}`.',
     'Line {line} looks suspicious: `{from}` might need to be `{to}`.',
   ],
+  reread: ['That text is not in {path} once; let me read it again.', 'The sub was refused. Back to {path}.', 'Wrong text for {path}; reading it again.'],
   retest: ['Let me check whether that fixed it.', 'Run the tests again.', 'Did that work? Running the tests.'],
   recover: [
     '{fail} So my change was not the fix. Let me look at the code again.',
@@ -74,6 +77,7 @@ const TERSE: Record<Key, string> = {
   fix: 'Fix line {line}.',
   fixMany: 'Edit {path}.',
   wrong: 'Try line {line}.',
+  reread: 'Read {path} again.',
   retest: 'Run the tests.',
   recover: 'Not that; try again.',
   create: 'Create {path}.',
@@ -117,7 +121,7 @@ const sourceFiles = (task: Task) => Object.keys(task.files).filter((p) => /\.[cm
 const WHOLE_FILE_LINES = 60;
 
 /** The script of one episode: yields each turn's text, receives the turn as it was recorded. */
-function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, retryFixes = false): Generator<string, void, TurnRecord> {
+function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCommand: EditCommandKind, guesses = 0, retryFixes = false, refusals = 0): Generator<string, void, TurnRecord> {
   const say = (key: Key, vars: Record<string, string | number> = {}) => {
     const bank = PHRASES[key];
     const pick = bank[rng.int(bank.length)]!; // drawn in both styles: the same seed gives the same episode
@@ -179,13 +183,25 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
       else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
       first = false;
+      // A refused sub first (bc.expertRefusals), then the file read again. Drawn only when refusals > 0, so
+      // an expert without them gives the same episodes as before the option existed.
+      // The refusal takes the place of one guess, so the episode is no longer than without it.
+      let refused = false;
+      if (refusals > 0 && editCommand === 'sub' && g === 0 && rng.next() < refusals) {
+        const bad = refusedSub(current, rng);
+        if (bad) {
+          refused = true;
+          last = yield NO_TRAIN + turn(say('wrong', { from: bad.old, to: bad.new, line }), { name: 'sub', path: fp.path, old: bad.old, new: bad.new });
+          if (last.status !== 'ok') last = yield turn(say('reread', { path: fp.path }), view);
+        }
+      }
       // Guess and check (bc.expertGuesses): other one-token changes first, each tested and taken back.
       // Drawn from their own stream: the rest of the episode does not depend on how many are made.
-      if (guesses > 0 && g === 0) {
+      if (guesses > (refused ? 1 : 0) && g === 0) {
         const grng = new Rng(rng.int(2 ** 31));
         const fixed = applyChanges(fp.before, fp.after, group);
         // Every listed candidate after the bug's, from the list's end (at most `guesses`).
-        const tries = orderedGuesses(current, fixed, guesses, grng, retryFixes);
+        const tries = orderedGuesses(current, fixed, guesses - (refused ? 1 : 0), grng, retryFixes);
         for (const guess of tries) {
           const cmds = fixCommands(editCommand, fp.path, current, guess.text);
           // One command of the run's kind (a guess that sub cannot say is no guess a small model makes).
@@ -273,6 +289,8 @@ export interface ExpertOptions {
   guesses?: number;
   /** agent.retryFixes: a guess tries each fix of a candidate in turn (orderedGuesses' retry). */
   retryFixes?: boolean;
+  /** Probability of a refused sub (not imitated) after the first view, then the file read again (sub only). */
+  refusals?: number;
 }
 
 export class ExpertPolicy implements Policy {
@@ -283,6 +301,7 @@ export class ExpertPolicy implements Policy {
   readonly editCommand: EditCommandKind;
   readonly guesses: number;
   readonly retryFixes: boolean;
+  readonly refusals: number;
   private readonly scripts = new Map<string, Generator<string, void, TurnRecord>>();
 
   constructor(opts: ExpertOptions = {}) {
@@ -292,8 +311,10 @@ export class ExpertPolicy implements Policy {
     this.editCommand = opts.editCommand ?? 'replace';
     this.guesses = opts.guesses ?? 0;
     this.retryFixes = opts.retryFixes === true;
+    this.refusals = opts.refusals ?? 0;
+    if (!(this.refusals >= 0 && this.refusals <= 1)) throw new Error(`expert refusals must be in [0, 1], got ${opts.refusals}`);
     if (!(Number.isInteger(this.guesses) && this.guesses >= 0)) throw new Error(`expert guesses must be an integer ≥ 0, got ${opts.guesses}`);
-    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses} from the list's end${this.retryFixes ? ', every fix' : ''}` : ''})`;
+    this.name = `expert(noise=${this.noise}${this.style !== 'full' ? `, ${this.style}` : ''}${this.editCommand !== 'replace' ? `, ${this.editCommand}` : ''}${this.guesses ? `, guesses ≤ ${this.guesses} from the list's end${this.retryFixes ? ', every fix' : ''}` : ''}${this.refusals ? `, refusals=${this.refusals}` : ''})`;
   }
 
   async act(states: readonly EpisodeView[]): Promise<TurnOutput[]> {
@@ -301,7 +322,7 @@ export class ExpertPolicy implements Policy {
       let gen = this.scripts.get(s.id);
       let step: IteratorResult<string, void>;
       if (!gen || s.turns.length === 0) {
-        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.retryFixes);
+        gen = script(s.task, new Rng((hash(s.task.instance_id) ^ Math.imul(s.seed + 1, 0x9e3779b1)) >>> 0), this.noise, this.style, this.editCommand, this.guesses, this.retryFixes, this.refusals);
         this.scripts.set(s.id, gen);
         step = gen.next();
       } else step = gen.next(s.turns.at(-1)!);

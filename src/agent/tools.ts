@@ -196,6 +196,9 @@ const SWAP: Readonly<Record<string, string>> = {
   ...BOUNDARY, ...Object.fromEntries(['===', '!==', '==', '!='].map((o) => [o, NEGATE[o]!])), ...ARITH, ...LOGIC, '++': '--', '--': '++',
 };
 
+/** Every operator replacementFor has a swap for, in a fixed order. */
+export const SWAPPABLE: readonly string[] = Object.keys(SWAP);
+
 /** Can a drill name this token (a number, or an operator with a replacement)? */
 export const nameable = (token: string) => /^\d+$/.test(token) || token in SWAP;
 

@@ -73,6 +73,7 @@ export const FIELDS = [
   f('bc.expertStyle', 'string', 'full', "the expert's reasoning: full sentences, one terse sentence a turn, or bare commands", { choices: ['full', 'terse', 'bare'] }),
   f('bc.expertNoise', 'number', 0.3, 'probability the expert makes a plausible wrong first edit and recovers', { min: 0, max: 1 }),
   f('bc.expertGuesses', 'int', 0, "guess and check: before the fix the expert tries up to N of the listed candidates from the list's end, each tested and undone", { min: 0, max: 20 }),
+  f('bc.expertRefusals', 'number', 0, 'probability the expert first names an operator the file does not hold once (a refused sub, not imitated) and reads the file again (agent.editCommand sub)', { min: 0, max: 1 }),
   f('bc.copyDrills', 'int', 0, "copy drills mixed into cloning: a view, then `sub X Y` naming the file's last operator or number that occurs once (the candidate list's last with agent.viewHints)", { min: 0, max: 1e6 }),
   f('bc.drillSteps', 'int', 0, 'at most N steps of copy drills alone before cloning (0: none)', { min: 0, max: 1e6 }),
   f('bc.drillUntil', 'number', 0, "the drills-only stage ends once the copy probe (held-out views: is the last candidate named?) reads at least this, checked every 100 steps (0: all bc.drillSteps)", { min: 0, max: 1 }),
@@ -213,6 +214,9 @@ function crossCheck(c: Map<string, ConfigValue>): void {
   const n = (p: string) => c.get(p) as number;
   if (n('reward.lengthThreshold') >= n('agent.maxTurns')) {
     throw new ConfigError(`reward.lengthThreshold (${n('reward.lengthThreshold')}) must be below agent.maxTurns (${n('agent.maxTurns')})`);
+  }
+  if (n('bc.expertRefusals') > 0 && c.get('agent.editCommand') !== 'sub') {
+    throw new ConfigError(`bc.expertRefusals makes the expert's refused edit a \`sub\`, but agent.editCommand is ${String(c.get('agent.editCommand'))}: set agent.editCommand=sub or bc.expertRefusals=0`);
   }
   if ((n('bc.copyDrills') > 0 || n('bc.drillSteps') > 0) && c.get('agent.editCommand') !== 'sub') {
     throw new ConfigError(`copy drills (bc.copyDrills, bc.drillSteps) drill the one-token \`sub\` command, but agent.editCommand is ${String(c.get('agent.editCommand'))}: set agent.editCommand=sub or the drills to 0`);

@@ -256,7 +256,7 @@ export async function behaviourCloning<T extends Tensor>(ctx: PhaseContext<T>): 
   const { cfg } = ctx;
   const order = new Rng(seedFor(cfg.seed, 'bc', 'tasks')).shuffle([...ctx.train]);
   const specs = Array.from({ length: cfg.bc.episodes }, (_, i) => ({ task: order[i % order.length]!, seed: seedFor(cfg.seed, 'bc', i) }));
-  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, retryFixes: cfg.agent.retryFixes });
+  const expert = new ExpertPolicy({ noise: cfg.bc.expertNoise, style: cfg.bc.expertStyle, editCommand: cfg.agent.editCommand, guesses: cfg.bc.expertGuesses, retryFixes: cfg.agent.retryFixes, refusals: cfg.bc.expertRefusals });
   // A resumed phase reads its expert episodes back (they and their metrics row precede its checkpoints).
   let ts = ctx.resume?.phase === 'base' ? ((await ctx.readTrajectories?.('bc', 0)) ?? []) : [];
   if (ts.length !== specs.length) {
