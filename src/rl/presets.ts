@@ -60,7 +60,8 @@ const MICRO: Record<string, ConfigValue> = {
  * but the view lists no candidates, a failed sub lists none either and a sub does not test itself: the agent views
  * the file, writes `sub OLD NEW`, runs the tests and undoes its own wrong edit. The issue is a user's report in one of
  * five voices (public/tasks/level0-reports, `webswe tasks build --level 0 --voices reports`). No copy drills (they
- * copy the list): four epochs of cloning form the base instead, and DAPO at a third of micro's rate (docs/learning.md).
+ * copy the list): four epochs of cloning form the base instead, on an expert that shows what follows a refused sub,
+ * and DAPO at a third of micro's rate (docs/learning.md).
  */
 const MICRO_FIND: Record<string, ConfigValue> = {
   ...MICRO,
@@ -75,6 +76,9 @@ const MICRO_FIND: Record<string, ConfigValue> = {
   'bc.drillSteps': 0,
   'bc.drillUntil': 0,
   'bc.epochs': 4,
+  // Half the expert's episodes start with a refused sub (not imitated) and a second view: without it the clone,
+  // after naming a token the file does not hold, repeated `undo` to the turn limit (docs/learning.md, E200–E205).
+  'bc.expertRefusals': 0.5,
   // A third of micro's rate, twice its iterations: at micro's the policy's entropy rose and DAPO lost on one seed of two.
   'dapo.iterations': 40,
   'dapo.lr': 1e-4,
