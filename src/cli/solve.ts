@@ -119,9 +119,9 @@ async function makePolicy(spec: ReturnType<typeof parsePolicySpec>, flags: Solve
     if (!(noise >= 0 && noise <= 1)) throw new UserError(`--noise must be a probability in [0, 1], got "${flags.noise}"`);
     const guesses = flags.guesses === undefined ? 0 : int('--guesses', flags.guesses, 0);
     // Guesses from the list's end, as training plays them, each candidate with each of its fixes with
-    // --set agent.retryFixes=true.
+    // --set agent.retryFixes=true; a refused sub first with --set bc.expertRefusals=P.
     const cfg = resolveConfig(overrides(flags));
-    return new ExpertPolicy({ noise, guesses, retryFixes: cfg.agent.retryFixes, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
+    return new ExpertPolicy({ noise, guesses, retryFixes: cfg.agent.retryFixes, refusals: cfg.bc.expertRefusals, style: (flags.style ?? 'full') as ExpertStyle, ...(opts.editCommand ? { editCommand: opts.editCommand } : {}) });
   }
   if (spec.kind === 'model') throw new Error('a model policy is opened by modelPolicy before the episode options');
   let text: string;

@@ -37,6 +37,18 @@ describe.concurrent('webswe solve', () => {
     expect(names.at(-1)).toBe('submit');
     expect(doc.turns.at(-2).observation).toMatch(/and ran the tests:\nrun_tests: 0 failed/);
   });
+  it('--set bc.expertRefusals=1: the expert\'s refused sub first (not imitated), then the file read again', async () => {
+    const set = ['agent.editCommand=sub', 'agent.testReport=brief', 'bc.expertRefusals=1'];
+    const r = await webswe('--task', 'public/tasks/level0-reports/val.jsonl', '--index', '0', '--guesses', '3', '--style', 'bare', '--json', '--set', ...set);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.policy).toBe("expert(noise=0, bare, sub, guesses ≤ 3 from the list's end, refusals=1)");
+    expect(doc.reward.tests).toBe(1);
+    expect(doc.turns.slice(0, 3).map((t: { command: { name: string } }) => t.command.name)).toEqual(['view', 'sub', 'view']);
+    expect(doc.turns[1]).toMatchObject({ no_train: true, observation: expect.stringMatching(/unchanged: .*(is not in the file|occurs \d+ times)/) });
+    const refused = await webswe('--task', 'public/tasks/level0-reports/val.jsonl', '--index', '0', '--set', 'bc.expertRefusals=1');
+    expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/set agent.editCommand=sub or bc.expertRefusals=0/)]);
+  });
   it('--policy replay:FILE plays the file and prints the turns, the reward and the final diff', async () => {
     const r = await webswe('--task', TASKS, '--index', '0', '--policy', 'replay:test/fixtures/agent/clamp1-replay.json');
     expect(r.status).toBe(0);
