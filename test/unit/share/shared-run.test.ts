@@ -169,13 +169,16 @@ describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => 
     const alone = await runLearner('overlap-alone', 0, overlapCfg);
     // A contributor plays iteration 0's items honestly, then forges the reward of the first item of the round issued
     // during the update (iteration 1's), which it plays with the weights the item names (version 0). The honest
-    // contributors join after the forgery, so it really happened.
+    // contributors join after the forgery, so it really happened. It stops when the learner ends: had the learner
+    // played iteration 1's items itself (a round unplayed for roundSeconds), it would wait for one forever.
+    let learnerDone = false;
     const hostile = (async () => {
       const nc = await as(2);
       const bus = new RunBus(nc, 'overlap');
       try {
         for (;;) {
           const w = await bus.nextWork(2000).catch(() => null);
+          if (learnerDone) return null;
           if (!w) continue;
           const item = parseWorkItem(w.data);
           const honest = await playLike(item, bus);
@@ -189,8 +192,10 @@ describe.skipIf(noNatsReason)('overlapping rounds (dist.maxOffPolicy 1)', () => 
         await nc.close();
       }
     })();
-    const learner = runLearner('overlap', 120, overlapCfg);
+    // A round unplayed for 300 s falls to the learner: on a loaded machine the hostile one plays iteration 0 slowly.
+    const learner = runLearner('overlap', 300, overlapCfg).finally(() => (learnerDone = true));
     const forged = await hostile;
+    if (!forged) throw new Error('the hostile contributor got no item of iteration 1: the learner played the round itself (roundSeconds passed)');
     const honest = honestContributors('overlap', 10_000);
     const shared = await learner;
     await honest;
