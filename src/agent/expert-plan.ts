@@ -9,7 +9,7 @@ import { enumerateMutants } from '../tasks/mutate.ts';
 import type { Task } from '../tasks/schema.ts';
 import type { Command, Edit } from './commands.ts';
 import { applyEdits, findLines, splitLines } from './edits.ts';
-import { fixesBefore, fixesFor, onceTokens, replacementFor, SWAPPABLE } from './tools.ts';
+import { fixesBefore, fixesFor, onceTokens, replacementFor, subHits, SWAPPABLE } from './tools.ts';
 
 /** A run of changed lines: [aStart, aEnd) of the old file became [bStart, bEnd) of the new one. */
 export interface Change {
@@ -331,13 +331,6 @@ export function orderedGuesses(before: string, after: string, n: number, rng: Rn
   });
 }
 
-/** How many times `token` occurs in `text` as sub counts it (substring hits, line by line). */
-function subHits(text: string, token: string): number {
-  let n = 0;
-  for (const line of splitLines(text)) for (let i = line.indexOf(token); i >= 0; i = line.indexOf(token, i + 1)) n++;
-  return n;
-}
-
 /**
  * A `sub OLD NEW` that the tool refuses in `text` (bc.expertRefusals): OLD is an operator the world swaps that is
  * not in the file, or occurs in it more than once, drawn uniformly; NEW its same-kind swap. The mistake a model
@@ -345,7 +338,8 @@ function subHits(text: string, token: string): number {
  * turn after such a refusal is shown. Null when every swappable operator occurs exactly once (no such sub).
  */
 export function refusedSub(text: string, rng: Rng): { old: string; new: string } | null {
-  const pool = SWAPPABLE.filter((t) => subHits(text, t) !== 1);
+  const lines = splitLines(text);
+  const pool = SWAPPABLE.filter((t) => subHits(lines, t).length !== 1);
   if (pool.length === 0) return null;
   const old = pool[rng.int(pool.length)]!;
   return { old, new: replacementFor(old, rng)! };

@@ -183,9 +183,8 @@ function* script(task: Task, rng: Rng, noise: number, style: ExpertStyle, editCo
       else if (first) last = yield turn(say('viewOnly', { fail: failText(last), path: fp.path, line }), view);
       else last = yield turn(g > 0 && name ? say('viewNext', { name, path: fp.path, line }) : say('view', { path: fp.path, line }), view);
       first = false;
-      // A refused sub first (bc.expertRefusals), then the file read again. Drawn only when refusals > 0, so
-      // an expert without them gives the same episodes as before the option existed.
-      // The refusal takes the place of one guess, so the episode is no longer than without it.
+      // A refused sub first (bc.expertRefusals), then the file read again; it takes one guess's place, so the
+      // episode is no longer. Drawn only when refusals > 0: without them the episodes are as they were.
       let refused = false;
       if (refusals > 0 && editCommand === 'sub' && g === 0 && rng.next() < refusals) {
         const bad = refusedSub(current, rng);

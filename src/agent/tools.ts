@@ -258,6 +258,16 @@ function untriedLine(ctx: ToolContext, text: string): string {
  *  agent.triedHints, so the guess after a refusal has its list a few tokens before it too. */
 const hint = (ctx: ToolContext, text: string): string => (ctx.triedOnRefusal && ctx.triedHints && ctx.tried ? untriedLine(ctx, text) : '');
 
+/** Where `sub OLD NEW` without a line finds OLD: the 0-based line of each hit, overlapping hits counted (`==` is in
+ *  `===` twice), so a sub applies only when there is exactly one. */
+export function subHits(lines: readonly string[], old: string): number[] {
+  return lines.flatMap((l, k) => {
+    const hits: number[] = [];
+    for (let i = l.indexOf(old); i >= 0; i = l.indexOf(old, i + 1)) hits.push(k);
+    return hits;
+  });
+}
+
 async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Promise<ToolResult> {
   const path = resolveRepoPath(c.path ?? (await implicitPath(ctx, 'sub')));
   let text: string;
@@ -280,11 +290,7 @@ async function sub(ctx: ToolContext, c: Extract<Command, { name: 'sub' }>): Prom
     at = i;
   } else {
     // Anywhere in the file, once (across lines, so the lines it occurs on can be named).
-    const where = lines.flatMap((l, k) => {
-      const hits: number[] = [];
-      for (let i = l.indexOf(c.old); i >= 0; i = l.indexOf(c.old, i + 1)) hits.push(k);
-      return hits;
-    });
+    const where = subHits(lines, c.old);
     if (where.length === 0) return refused(`${path} unchanged: ${old} is not in the file${hint(ctx, text)}`);
     if (where.length > 1) {
       const on = [...new Set(where.map((k) => k + 1))];

@@ -76,8 +76,8 @@ const MICRO_FIND: Record<string, ConfigValue> = {
   'bc.drillSteps': 0,
   'bc.drillUntil': 0,
   'bc.epochs': 4,
-  // Half the expert's episodes start with a refused sub (not imitated) and a second view: without it the clone,
-  // after naming a token the file does not hold, repeated `undo` to the turn limit (docs/learning.md, E200–E205).
+  // Half the expert's episodes start with a refused sub (not imitated) and a second view: a clone that never saw the
+  // turn after a refusal answers one with `undo` ("nothing to undo") until the turn limit.
   'bc.expertRefusals': 0.5,
   // A third of micro's rate, twice its iterations: at micro's the policy's entropy rose and DAPO lost on one seed of two.
   'dapo.iterations': 40,
