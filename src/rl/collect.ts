@@ -67,40 +67,22 @@ export const solved = (t: Trajectory): boolean => t.reward.tests === 1;
  *  in the file, a view of a missing file (exit code 1; run_tests reports failing tests with status ok). */
 export const refused = (turn: TurnRecord): boolean => turn.status === 'error' && turn.command?.name !== 'run_tests';
 
-/** Command names that change a file when the environment accepts them. */
-const EDITS = new Set(['sub', 'edit', 'replace', 'create', 'undo']);
-
-/** Each turn of an episode: did it change nothing and show nothing new? A command the environment refused (a sub
- *  whose tests failed and were taken back is a tried guess, not one), or a run_tests of the same tests with no file
- *  changed since the episode's last run of them: its report is the one already in the context. */
-export function idleTurns(turns: readonly TurnRecord[]): boolean[] {
-  let lastRun: string | undefined; // the `test` argument of the last run_tests since a file changed ('' for all)
-  return turns.map((turn) => {
-    const c = turn.command;
-    if (c && EDITS.has(c.name) && turn.status === 'ok') lastRun = undefined;
-    if (c?.name !== 'run_tests') return refused(turn) && !takenBack(turn);
-    const again = lastRun === (c.test ?? '');
-    lastRun = c.test ?? '';
-    return again;
-  });
-}
-
-/** A turn's DAPO advantage given its episode's `a`. dapo.refusedTurns = blame: an idle turn (idleTurns: it changed
- *  nothing and showed nothing new) carries min(a, 0), so a success's idle turns are not pushed up and a failure's
- *  are pushed down; a policy cannot then hide a guess it would be blamed for behind a command it would not. */
-export const turnAdvantage = (idle: boolean, a: number, blame: boolean): number => (blame && idle ? Math.min(0, a) : a);
+/** A turn's DAPO advantage given its episode's `a`. dapo.refusedTurns = blame: a command the
+ *  environment refused (it changed nothing; a sub whose tests failed is not one) carries min(a, 0), so a
+ *  success's refusals are not pushed up and a failure's are pushed down. */
+export const turnAdvantage = (turn: TurnRecord, a: number, blame: boolean): number => (blame && refused(turn) && !takenBack(turn) ? Math.min(0, a) : a);
 
 /** Training tokens of a trajectory. `maskFormatErrors`: turns that were format errors are not trained on; turns
  *  marked no_train (the expert's deliberate wrong edits) never are. `turnAdvantage`: each assistant turn's tokens
  *  carry its advantage (DAPO). */
-export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; advantage?: number; turnAdvantage?: (turn: TurnRecord, index: number) => number }): EpisodeTokens {
+export function episodeTokens(t: Trajectory, opts: { maskFormatErrors: boolean; advantage?: number; turnAdvantage?: (turn: TurnRecord) => number }): EpisodeTokens {
   if (!t.tokens) throw new Error(`trajectory ${t.task_id} has no token arrays (episodes must be rendered with the tokenizer)`);
   const mask = [...t.tokens.mask] as number[];
   const advantages = opts.turnAdvantage ? new Array<number>(mask.length).fill(0) : undefined;
   for (const s of t.tokens.segments) {
     const turn = s.kind === 'assistant' ? t.turns[s.turn] : undefined;
     if (turn && (turn.no_train || (opts.maskFormatErrors && turn.format_error))) for (let i = s.start; i < s.end; i++) mask[i] = 0;
-    if (turn && advantages) advantages.fill(opts.turnAdvantage!(turn, s.turn), s.start, s.end);
+    if (turn && advantages) advantages.fill(opts.turnAdvantage!(turn), s.start, s.end);
   }
   return { ids: t.tokens.ids, mask, logprobs: t.tokens.logprobs.map((x) => x ?? 0), ...(opts.advantage !== undefined ? { advantage: opts.advantage } : {}), ...(advantages ? { advantages } : {}) };
 }

@@ -95,7 +95,7 @@ export const FIELDS = [
   f('dapo.lr', 'number', 5e-4, 'DAPO learning rate (paper: 1e-6 for 72B full fine-tuning)', { min: 0, max: 1 }),
   f('dapo.warmupSteps', 'int', 0, 'linear warm-up of the rate over the first N optimiser steps [lr_warmup_steps]', { min: 0, max: 1e6 }),
   f('dapo.optimizerSteps', 'int', 2, "optimiser steps an iteration: its batch in this many mini-batches [ppo_mini_batch]", { min: 1, max: 64 }),
-  f('dapo.refusedTurns', 'string', 'train', "idle turns (a refused command; a run_tests that repeats the last report, no file changed since): train with their episode's advantage, or blame (only a negative one: they changed nothing)", { choices: ['train', 'blame'] }),
+  f('dapo.refusedTurns', 'string', 'train', "turns whose command the environment refused: train with their episode's advantage, or blame (only a negative one: a refusal changed nothing)", { choices: ['train', 'blame'] }),
   f('dapo.filterGroups', 'bool', true, 'dynamic sampling: drop groups whose rewards are all equal [filter_groups.enable]'),
   f('dapo.filterMode', 'string', 'refill', 'refill: sample more groups until the batch is full; shrink: train on what is left', { choices: ['refill', 'shrink'] }),
   f('dapo.maxGenBatches', 'int', 3, 'generation rounds an iteration may take to refill [filter_groups.max_num_gen_batches]', { min: 1, max: 100 }),

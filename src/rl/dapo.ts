@@ -13,7 +13,7 @@ import { Rng } from '../random.ts';
 import type { MetricRecord } from '../store/types.ts';
 import type { Task } from '../tasks/schema.ts';
 import { dynamicSample, groupAdvantages } from './advantages.ts';
-import { collect, episodeTokens, idleTurns, rolloutMetrics, rolloutTiming, seedFor, turnAdvantage } from './collect.ts';
+import { collect, episodeTokens, rolloutMetrics, rolloutTiming, seedFor, turnAdvantage } from './collect.ts';
 import type { RunConfig } from './config.ts';
 import type { AdamW } from './optimizer.ts';
 import { packEpisodes, type EpisodeTokens } from './pack.ts';
@@ -123,15 +123,12 @@ export async function dapoIteration<T extends Tensor>(ctx: PhaseContext<T>, opt:
     await ctx.rollouts.prefetch(ctx, roundRequest(cfg, ctx.train, episodes, it + 1, 0, target, st.optimizerStep));
     st.firstRoundVersion = st.optimizerStep;
   }
-  // Each episode's tokens carry its group advantage Â = (R − mean) / (std + 1e-6); dapo.refusedTurns = blame keeps an
-  // idle turn's (a refusal, a run_tests that repeats the last report) only when negative. Mini-batches in a fixed order.
+  // Each episode's tokens carry its group advantage Â = (R − mean) / (std + 1e-6); dapo.refusedTurns = blame keeps a
+  // refused command's only when negative. Mini-batches in a fixed order.
   const blame = cfg.dapo.refusedTurns === 'blame';
   const eps = ds.kept.flatMap((g) => {
     const adv = groupAdvantages(g.rewards, ADVANTAGE_EPS);
-    return g.trajs.map((t, i) => {
-      const idle = idleTurns(t.turns);
-      return episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (_, k) => turnAdvantage(idle[k]!, adv[i]!, blame) });
-    });
+    return g.trajs.map((t, i) => episodeTokens(t, { maskFormatErrors: false, turnAdvantage: (turn) => turnAdvantage(turn, adv[i]!, blame) }));
   });
   const steps: StepMetrics[] = [];
   const t1 = performance.now();

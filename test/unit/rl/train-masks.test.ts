@@ -11,7 +11,7 @@ import { PLAIN_CHATML } from '../../../src/agent/render.ts';
 import { ReplayPolicy } from '../../../src/agent/replay.ts';
 import { trainBpe } from '../../../src/model/bpe.ts';
 import { Tokenizer } from '../../../src/model/tokenizer.ts';
-import { episodeTokens, idleTurns, refused, solved, turnAdvantage } from '../../../src/rl/collect.ts';
+import { episodeTokens, refused, solved, turnAdvantage } from '../../../src/rl/collect.ts';
 import { TAKEN_BACK } from '../../../src/agent/tools.ts';
 import { packEpisodes } from '../../../src/rl/pack.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
@@ -60,34 +60,13 @@ describe('training masks and per-turn advantages', () => {
       scored++;
     }
     expect(scored).toBe(perTurn.mask.reduce((a, b) => a + b, 0)); // every trained token (the prompt's first is never one)
-    // dapo.refusedTurns = blame: the refused guess (turn 1) is idle and keeps only a negative advantage; a sub whose
-    // tests failed and were taken back (agent.subTests) is a tried guess, not an idle turn, and keeps its advantage.
-    expect(idleTurns(t.turns)).toEqual([false, true, false, false, false]);
-    expect([2, -2].map((a) => turnAdvantage(true, a, true))).toEqual([0, -2]);
-    expect([2, -2].map((a) => turnAdvantage(true, a, false))).toEqual([2, -2]);
-    expect([2, -2].map((a) => turnAdvantage(false, a, true))).toEqual([2, -2]);
+    // dapo.refusedTurns = blame: the refused guess (turn 1) keeps only a negative advantage; a sub whose tests
+    // failed and were taken back (agent.subTests) is a tried guess, not a refusal, and keeps its advantage.
+    expect([2, -2].map((a) => turnAdvantage(t.turns[1]!, a, true))).toEqual([0, -2]);
+    expect([2, -2].map((a) => turnAdvantage(t.turns[1]!, a, false))).toEqual([2, -2]);
+    expect([2, -2].map((a) => turnAdvantage(t.turns[2]!, a, true))).toEqual([2, -2]);
     const tested = { ...t.turns[2]!, status: 'error' as const, exit_code: 1, observation: `edited src/x.js (line 3) and ran the tests; ${TAKEN_BACK}:\nrun_tests: 1 failed, 2 passed (exit code 1)` };
     expect(refused(tested)).toBe(true);
-    expect(idleTurns([tested])).toEqual([false]);
-  });
-
-  it('counts a run_tests as idle when it repeats the report already in the context (no file changed since)', { timeout: 60_000 }, async () => {
-    // view, run_tests, run_tests (idle), a wrong sub, run_tests (new: the file changed), run_tests "name" (another
-    // test set: new), run_tests "name" (idle), undo, run_tests (new again), run_tests (idle), refused undo (idle).
-    const expert = await runEpisode(task, new ExpertPolicy({ noise: 0, editCommand: 'sub', style: 'bare' }), createNodeSandbox, opts, 1);
-    const view = expert.turns[0]!.text;
-    const fix = expert.turns.find((x) => x.command?.name === 'sub')!.command as { old: string; new: string };
-    const wrong = '```command\nsub ' + fix.old + ' ' + (fix.new === '0' ? '1' : '0') + '\n```';
-    const run = '```command\nrun_tests\n```';
-    const t = await runEpisode(task, new ReplayPolicy([view, run, run, wrong]), createNodeSandbox, opts, 1);
-    const failing = t.turns[1]!.observation.match(/✖ (.+)/)?.[1];
-    expect(failing, t.turns[1]!.observation).toBeDefined();
-    const named = '```command\nrun_tests ' + JSON.stringify(failing) + '\n```';
-    const undo = '```command\nundo\n```';
-    const u = await runEpisode(task, new ReplayPolicy([view, run, run, wrong, run, named, named, undo, run, run, undo]), createNodeSandbox, opts, 1);
-    expect(u.turns.map((x) => `${x.command?.name}:${x.status}`)).toEqual(['view:ok', 'run_tests:ok', 'run_tests:ok', 'sub:ok', 'run_tests:ok', 'run_tests:ok', 'run_tests:ok', 'undo:ok', 'run_tests:ok', 'run_tests:ok', 'undo:error']);
-    expect(idleTurns(u.turns)).toEqual([false, false, true, false, false, false, true, false, false, true, true]);
-    // Blamed, the idle run_tests of a solved episode's group (a > 0) carry 0; the others their episode's advantage.
-    expect(idleTurns(u.turns).map((idle) => turnAdvantage(idle, 1.5, true))).toEqual([1.5, 1.5, 0, 1.5, 1.5, 1.5, 0, 1.5, 1.5, 0, 0]);
+    expect(turnAdvantage(tested, 2, true)).toBe(2);
   });
 });
