@@ -61,7 +61,7 @@ const MICRO: Record<string, ConfigValue> = {
  * the file, writes `sub OLD NEW`, runs the tests and undoes its own wrong edit. The issue is a user's report in one of
  * five voices (public/tasks/level0-reports, `webswe tasks build --level 0 --voices reports`). No copy drills (they
  * copy the list): four epochs of cloning form the base instead, on an expert that shows what follows a refused sub,
- * and DAPO at a third of micro's rate (docs/learning.md).
+ * and DAPO at a third of micro's rate, its refused turns trained rather than blamed (docs/learning.md).
  */
 const MICRO_FIND: Record<string, ConfigValue> = {
   ...MICRO,
@@ -82,6 +82,10 @@ const MICRO_FIND: Record<string, ConfigValue> = {
   // A third of micro's rate, twice its iterations: at micro's the policy's entropy rose and DAPO lost on one seed of two.
   'dapo.iterations': 40,
   'dapo.lr': 1e-4,
+  // Refused turns train with their episode's advantage, as every other turn: with the copy this weak most subs are
+  // refused, and blaming them alone taught the policy to substitute less and spend its turns on views and repeated
+  // run_tests instead, which are not refused (docs/learning.md).
+  'dapo.refusedTurns': 'train',
 };
 
 export const RUN_PRESETS: Record<string, { description: string; overrides: Record<string, ConfigValue> }> = {

@@ -78,7 +78,7 @@ describe('the micro-find preset', () => {
     expect(Object.fromEntries(Object.entries(find).filter(([k, v]) => micro[k] !== v))).toEqual({
       'tasks.train': 'public/tasks/level0-reports/train.jsonl', 'tasks.test': 'public/tasks/level0-reports/test.jsonl',
       'agent.viewHints': false, 'agent.triedHints': false, 'agent.triedOnRefusal': false, 'agent.retryFixes': false, 'agent.subTests': false,
-      'bc.copyDrills': 0, 'bc.drillSteps': 0, 'bc.drillUntil': 0, 'bc.epochs': 4, 'bc.expertRefusals': 0.5, 'dapo.iterations': 40, 'dapo.lr': 1e-4,
+      'bc.copyDrills': 0, 'bc.drillSteps': 0, 'bc.drillUntil': 0, 'bc.epochs': 4, 'bc.expertRefusals': 0.5, 'dapo.iterations': 40, 'dapo.lr': 1e-4, 'dapo.refusedTurns': 'train',
     });
     // Its task files are bundled: the same tasks as level 0's, the issue text a report.
     for (const split of ['train', 'val', 'test']) {
