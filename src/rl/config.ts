@@ -41,7 +41,7 @@ export const FIELDS = [
   f('tasks.maxTrain', 'int', 0, 'use only N training tasks (0: all), chosen by tasks.select', { min: 0, max: 1e6 }),
   f('tasks.maxTest', 'int', 0, 'evaluate on N held-out tasks (0: all), chosen by tasks.select', { min: 0, max: 1e6 }),
   f('tasks.select', 'string', 'shortest', 'which N tasks tasks.maxTrain and tasks.maxTest keep: the shortest, or spread (seeded, one task of every repository before a second of any)', { choices: ['shortest', 'spread'] }),
-  f('tasks.difficulty', 'string', 'any', 'tiers used: any, easy (one bug), hard (two), token (one bug fixed by one token that occurs once in its file: the lowest rung) or line (one bug fixed by one token, which may occur on several lines: sub LINE OLD NEW)', { choices: ['any', 'easy', 'hard', 'token', 'line'] }),
+  f('tasks.difficulty', 'string', 'any', 'tiers used: any, easy (one bug), hard (two), or token (one bug fixed by one token that occurs once in its file: the lowest rung)', { choices: ['any', 'easy', 'hard', 'token'] }),
 
   f('agent.maxTurns', 'int', 40, 'T_max: turn limit of an episode (paper: 40)', { min: 1, max: 400 }),
   f('agent.contextTokens', 'int', 4096, 'context budget of an episode in tokens; an episode that fills it ends', { min: 64, max: 131072 }),

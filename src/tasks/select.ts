@@ -1,9 +1,8 @@
 // Choosing the tasks a run uses: the config's rule "the N shortest tasks" (fewest characters of
 // repository text, ties by instance_id, so the choice is deterministic) or "spread" (a seeded order
 // that takes one task of every repository before a second of any: N held-out tasks then cover as many
-// functions or libraries as they can), and the difficulty tier: easy, hard, token (the lowest rung: a one-token
-// fix, `sub OLD NEW`, where OLD occurs once in its file) or line (a one-token fix whose token may occur on several
-// lines: `sub LINE OLD NEW` names the line).
+// functions or libraries as they can), and the difficulty tier: easy, hard, or token (the lowest rung:
+// a one-token fix, `sub OLD NEW`, where OLD occurs once in its file).
 import { Rng } from '../random.ts';
 import type { Task } from './schema.ts';
 
@@ -11,24 +10,17 @@ export const taskSize = (t: Task): number => Object.values(t.files).reduce((a, f
 
 export type TaskSelection = 'shortest' | 'spread';
 
-/** How a task's one bug is fixed by one token: 'once' when that token occurs once in its file (`sub OLD NEW`, no line
- *  and no quotes: e.g. `sub <= <`, `sub 1 0`, `sub -= +=`), 'lines' when it occurs more than once (the line must be
- *  named: `sub 5 -= +=`); null when the fix is not one token (text with spaces or quotes, two bugs, or no mutation
- *  record: a library task). From the mutation record of levels 0 and 1. */
-export function oneTokenFix(t: Task): 'once' | 'lines' | null {
+/** A task whose one bug is fixed by one token that occurs once in its file: `sub OLD NEW` with no line
+ *  and no quotes (e.g. `sub <= <`, `sub 1 0`, `sub -= +=`). From the mutation record of levels 0 and 1. */
+export function isTokenFix(t: Task): boolean {
   const m = t.mutation as { original?: unknown; mutated?: unknown; location?: { file?: unknown }; parts?: unknown } | undefined;
-  if (!m || m.parts || typeof m.original !== 'string' || typeof m.mutated !== 'string' || typeof m.location?.file !== 'string') return null;
+  if (!m || m.parts || typeof m.original !== 'string' || typeof m.mutated !== 'string' || typeof m.location?.file !== 'string') return false;
   const src = t.files[m.location.file];
   const plain = (s: string) => s.length > 0 && !/[\s'"`]/.test(s);
-  if (src === undefined || !plain(m.mutated) || !plain(m.original)) return null;
-  return src.indexOf(m.mutated) === src.lastIndexOf(m.mutated) ? 'once' : 'lines';
+  return src !== undefined && plain(m.mutated) && plain(m.original) && src.indexOf(m.mutated) === src.lastIndexOf(m.mutated);
 }
 
-/** The token rung: a one-token fix whose token occurs once in its file. */
-export const isTokenFix = (t: Task): boolean => oneTokenFix(t) === 'once';
-
-const inTier = (t: Task, difficulty: string) =>
-  difficulty === 'any' || (difficulty === 'token' ? isTokenFix(t) : difficulty === 'line' ? oneTokenFix(t) !== null : t.difficulty === difficulty);
+const inTier = (t: Task, difficulty: string) => difficulty === 'any' || (difficulty === 'token' ? isTokenFix(t) : t.difficulty === difficulty);
 
 export function selectTasks(tasks: readonly Task[], opts: { max: number; difficulty: string; select?: TaskSelection; seed?: number }): Task[] {
   let out = tasks.filter((t) => inTier(t, opts.difficulty));

@@ -1,7 +1,7 @@
 // Choosing a run's tasks: the N shortest, or spread (one task of every repository before a second of
 // any, in a seeded order), the difficulty tier, and determinism.
 import { describe, expect, it } from 'vitest';
-import { isTokenFix, oneTokenFix, selectTasks } from '../../../src/tasks/select.ts';
+import { isTokenFix, selectTasks } from '../../../src/tasks/select.ts';
 import type { Task } from '../../../src/tasks/schema.ts';
 
 const task = (repo: string, n: number, size = n): Task => ({
@@ -35,19 +35,6 @@ describe('selectTasks', () => {
     expect(isTokenFix(mutant('return a <= b;', '<', '<=', { parts: [] }))).toBe(false); // two bugs
     expect(isTokenFix(task('a', 1))).toBe(false); // no mutation record (a library task)
     const set = [mutant('return a <= b;', '<', '<='), mutant('return !(a < b);', 'a < b', '!(a < b)'), task('a', 1)];
-    expect(selectTasks(set, { max: 0, difficulty: 'token' })).toEqual([set[0]]);
-  });
-  it('line: one-token fixes whose token may occur on several lines (sub LINE OLD NEW), the token rung included', () => {
-    const mutant = (src: string, original: string, mutated: string, extra: object = {}): Task => ({
-      ...task('m', 1), files: { 'src/m.js': src }, mutation: { operator: 'x', location: { file: 'src/m.js', line: 1, column: 1 }, function: 'm', original, mutated, ...extra } as unknown as Task['mutation'],
-    });
-    expect(oneTokenFix(mutant('return a <= b;', '<', '<='))).toBe('once');
-    expect(oneTokenFix(mutant('let s = 0;\ns -= a;\ns -= b;', '+=', '-='))).toBe('lines');
-    expect(oneTokenFix(mutant('return !(a < b);', 'a < b', '!(a < b)'))).toBeNull(); // spaces: quoted
-    expect(oneTokenFix(mutant('return a <= b;', '<', '<=', { parts: [] }))).toBeNull(); // two bugs
-    expect(oneTokenFix(task('a', 1))).toBeNull();
-    const set = [mutant('return a <= b;', '<', '<='), mutant('let s = 0;\ns -= a;\ns -= b;', '+=', '-='), mutant('return !(a < b);', 'a < b', '!(a < b)'), task('a', 1)];
-    expect(selectTasks(set, { max: 0, difficulty: 'line' })).toEqual([set[0], set[1]]);
     expect(selectTasks(set, { max: 0, difficulty: 'token' })).toEqual([set[0]]);
   });
 });
