@@ -56,9 +56,10 @@ const MICRO: Record<string, ConfigValue> = {
 };
 
 /**
- * `micro-find`: the rung above `micro`, where the fix is not picked from a list. The same model and one-token bugs,
- * but the view lists no candidates, a failed sub lists none either and a sub does not test itself: the agent views
- * the file, writes `sub OLD NEW`, runs the tests and undoes its own wrong edit. The issue is a user's report in one of
+ * `micro-find`: the rung above `micro`, where the fix is not picked from a list. The same model on every level-0 bug,
+ * not only the token rung: the view lists no candidates, a failed sub lists none either and a sub does not test
+ * itself: the agent views the file, writes `sub OLD NEW` (`sub LINE OLD NEW` when OLD occurs on several lines, quoted
+ * when it holds spaces), runs the tests and undoes its own wrong edit. The issue is a user's report in one of
  * five voices (public/tasks/level0-reports, `webswe tasks build --level 0 --voices reports`). No copy drills (they
  * copy the list): four epochs of cloning form the base instead, on an expert that shows what follows a refused sub,
  * and DAPO at a third of micro's rate, its refused turns trained rather than blamed (docs/learning.md).
@@ -67,6 +68,9 @@ const MICRO_FIND: Record<string, ConfigValue> = {
   ...MICRO,
   'tasks.train': 'public/tasks/level0-reports/train.jsonl',
   'tasks.test': 'public/tasks/level0-reports/test.jsonl',
+  // Every level-0 task (905 held out): the token rung, a token on several lines (the sub names the line) and the
+  // fixes with spaces.
+  'tasks.difficulty': 'any',
   'agent.viewHints': false,
   'agent.triedHints': false,
   'agent.triedOnRefusal': false,
@@ -94,7 +98,7 @@ export const RUN_PRESETS: Record<string, { description: string; overrides: Recor
     overrides: MICRO,
   },
   'micro-find': {
-    description: "the rung above micro, on a CPU: no candidate lists and no self-testing sub, a user's bug report; the agent views, substitutes, runs the tests and undoes its own wrong edits",
+    description: "the rung above micro, on a CPU: every level-0 bug, no candidate lists and no self-testing sub, a user's bug report; the agent views, substitutes, runs the tests and undoes its own wrong edits",
     overrides: MICRO_FIND,
   },
   tiny: {

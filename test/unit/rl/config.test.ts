@@ -72,11 +72,11 @@ describe('run presets', () => {
 });
 
 describe('the micro-find preset', () => {
-  it("is micro without the candidate lists, the self-testing sub or the copy drills, with the expert's refusals, on the tasks whose issues are users' reports", () => {
+  it("is micro without the candidate lists, the self-testing sub or the copy drills, with the expert's refusals, on every level-0 task with its issue a user's report", () => {
     const micro = flattenConfig(resolveConfig(RUN_PRESETS.micro!.overrides));
     const find = flattenConfig(resolveConfig(RUN_PRESETS['micro-find']!.overrides));
     expect(Object.fromEntries(Object.entries(find).filter(([k, v]) => micro[k] !== v))).toEqual({
-      'tasks.train': 'public/tasks/level0-reports/train.jsonl', 'tasks.test': 'public/tasks/level0-reports/test.jsonl',
+      'tasks.train': 'public/tasks/level0-reports/train.jsonl', 'tasks.test': 'public/tasks/level0-reports/test.jsonl', 'tasks.difficulty': 'any',
       'agent.viewHints': false, 'agent.triedHints': false, 'agent.triedOnRefusal': false, 'agent.retryFixes': false, 'agent.subTests': false,
       'bc.copyDrills': 0, 'bc.drillSteps': 0, 'bc.drillUntil': 0, 'bc.epochs': 4, 'bc.expertRefusals': 0.5, 'dapo.iterations': 40, 'dapo.lr': 1e-4, 'dapo.refusedTurns': 'train',
     });
