@@ -11,10 +11,11 @@ if (noBrowserReason) console.warn(`browser tier: skipping, ${noBrowserReason}`);
 
 const RUN = 'micro-smoke';
 /**
- * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, eight
+ * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, sixty
  * DAPO iterations of one group of two, checkpointed after each. The tests wait on states that last (a DAPO
  * checkpoint with the run still going), never on a passing one: the base checkpoint is replaced by the first
- * DAPO one within a second here, and a loaded CI machine's polling missed it once. One gradient step runs in
+ * DAPO one within a second here, and a loaded CI machine's polling missed it once. Eight iterations (about a
+ * second in all) were also too few: on a fast machine the run was done before the reload test began. One gradient step runs in
  * the browser: behaviour cloning on the two expert episodes (bc.epochs 1, a few seconds on the fast CPU
  * backend). DAPO takes none (without the length penalty an untrained model's group rewards are all equal,
  * so dynamic sampling in shrink mode drops the group); the unit tier's trainer test covers DAPO steps.
@@ -22,7 +23,7 @@ const RUN = 'micro-smoke';
 const SETTINGS: Record<string, string | boolean> = {
   'model.preset': 'scratch-160k', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
   'reward.lengthPenalty': false, 'agent.contextTokens': '1536', 'agent.actionTokens': '48', 'bc.episodes': '2', 'bc.epochs': '1',
-  'bc.copyDrills': '0', 'bc.drillSteps': '0', 'bc.expertGuesses': '0', 'run.phases': 'base,dapo', 'dapo.iterations': '8', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
+  'bc.copyDrills': '0', 'bc.drillSteps': '0', 'bc.expertGuesses': '0', 'run.phases': 'base,dapo', 'dapo.iterations': '60', 'dapo.tasksPerIteration': '1', 'dapo.groupSize': '2', 'dapo.filterMode': 'shrink',
   'dapo.maxGenBatches': '1', 'dapo.optimizerSteps': '1', 'eval.samples': '1', 'run.checkpointEvery': '1',
 };
 
@@ -153,7 +154,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
   });
 
   it('survives a reload mid-run and resumes from the last checkpoint', async () => {
-    // Wait for a DAPO checkpoint while the run goes on (seven iterations are left), then reload.
+    // Wait for a DAPO checkpoint while the run goes on (dozens of iterations are left), then reload.
     await page.waitForFunction(() => document.querySelector('#run-checkpoint')?.getAttribute('data-phase') === 'dapo'
       && document.querySelector('#run-status')?.getAttribute('data-status') === 'running', undefined, { timeout: 240_000 });
     const before = Number(await page.getAttribute('#metric-count', 'data-count'));
@@ -191,7 +192,7 @@ describe.skipIf(noBrowserReason)('a training run in the web app', () => {
     await page.waitForSelector('#run-status[data-status="done"]', { timeout: 420_000 });
     await closeLiveWindow();
     const rows = await page.evaluate((run) => (window as any).webswe.trainer.readMetrics(run), RUN);
-    expect(rows.filter((r: { phase: string }) => r.phase === 'dapo').map((r: { step: number }) => r.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(rows.filter((r: { phase: string }) => r.phase === 'dapo').map((r: { step: number }) => r.step)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     // The behaviour-cloning step ran in the worker: a finite loss near ln(vocab) and a non-zero gradient.
     const bc = rows.filter((r: { phase: string; step: number }) => r.phase === 'base' && r.step >= 0);
     expect(bc).toHaveLength(1);
