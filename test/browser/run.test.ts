@@ -14,10 +14,10 @@ const RUN = 'micro-smoke';
  * A run that finishes in well under a minute on the CPU backend: expert episodes and evaluation in base, sixty
  * DAPO iterations of one group of two, checkpointed after each. The tests wait on states that last (a DAPO
  * checkpoint with the run still going), never on a passing one: the base checkpoint is replaced by the first
- * DAPO one within a second here, and a loaded CI machine's polling missed it once. Eight iterations (about a
- * second in all) were also too few: on a fast machine the run was done before the reload test began. One gradient
- * step runs in the browser: behaviour cloning on the two expert episodes (bc.epochs 1, a few seconds on the fast CPU
- * backend). DAPO takes none (without the length penalty an untrained model's group rewards are all equal,
+ * DAPO one within a second here, and a loaded CI machine's polling missed it once. An iteration takes about a
+ * tenth of a second, so sixty keep the run going for seconds after the first DAPO checkpoint, on a fast machine
+ * too (eight could end before the reload test begins). One gradient step runs in the browser: behaviour cloning
+ * on the two expert episodes (bc.epochs 1, a few seconds on the fast CPU backend). DAPO takes none (without the length penalty an untrained model's group rewards are all equal,
  * so dynamic sampling in shrink mode drops the group); the unit tier's trainer test covers DAPO steps.
  */
 const SETTINGS: Record<string, string | boolean> = {
