@@ -17,8 +17,9 @@ const RUN = 'micro-smoke';
  * DAPO one within a second here, and a loaded CI machine's polling missed it once. An iteration takes about a
  * tenth of a second, so sixty keep the run going for seconds after the first DAPO checkpoint, on a fast machine
  * too (eight could end before the reload test begins). One gradient step runs in the browser: behaviour cloning
- * on the two expert episodes (bc.epochs 1, a few seconds on the fast CPU backend). DAPO takes none (without the length penalty an untrained model's group rewards are all equal,
- * so dynamic sampling in shrink mode drops the group); the unit tier's trainer test covers DAPO steps.
+ * on the two expert episodes (bc.epochs 1, a few seconds on the fast CPU backend). DAPO takes none (without the
+ * length penalty an untrained model's group rewards are all equal, so dynamic sampling in shrink mode drops the
+ * group); the unit tier's trainer test covers DAPO steps.
  */
 const SETTINGS: Record<string, string | boolean> = {
   'model.preset': 'scratch-160k', 'tasks.maxTrain': '2', 'tasks.maxTest': '1', 'agent.maxTurns': '3', 'reward.lengthThreshold': '2',
