@@ -1,13 +1,13 @@
 // `webswe bench kernels`: op throughput with napkin math and the TF.js peer's ratio; `bench generate`
 // and `bench train` (model throughput; `bench train --dapo`: a real DAPO iteration's time split).
 import os from 'node:os';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
 import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
-import { modelShape, SHAPE_NAMES, type ModelShape } from '../model/shapes.ts';
+import { modelShape, shapeOfModel, SHAPE_NAMES, type ModelShape } from '../model/shapes.ts';
 import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import { WebGpuBackend } from '../ops/webgpu/backend.ts';
@@ -16,7 +16,8 @@ import type { Tensor } from '../ops/tensor.ts';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { registerSandboxBench } from './bench-sandbox.ts';
 import { benchDapo, compareOverlap, dapoBenchConfig, type DapoBenchOptions, type DapoBenchResult, type OverlapComparison } from '../bench/dapo.ts';
-import { ConfigError, parseOverrides } from '../rl/config.ts';
+import { ConfigError, parseOverrides, resolveConfig } from '../rl/config.ts';
+import { RUN_PRESETS } from '../rl/presets.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { MODEL_PRESETS, modelPreset } from '../model/presets.ts';
 import { toHfConfig } from '../model/config.ts';
@@ -146,13 +147,25 @@ function modelTable(rows: ModelBenchResult[]): string {
     .join('\n');
 }
 
+/** --preset's help, on every bench that measures a model shape. */
+const PRESET_HELP = `instead of --model: a run preset (${Object.keys(RUN_PRESETS).join(', ')}: the shape its run trains at, random weights) or a shape name`;
+
 export function registerModelBench(bench: Command): void {
-  const refusePreset = (o: { preset?: string }) => {
-    if (o.preset !== undefined) throw new UserError(`bench takes a model shape with --model (${SHAPE_NAMES.join(', ')}); --preset names a run preset in \`webswe train\``);
+  /** The shape(s) to measure: --model's, or --preset's, which takes a run preset (the shape its run trains at:
+   *  qwen-coder-lora's Hub model has the qwen2.5-coder-0.5b shape) or a shape name. */
+  const modelArg = (o: { model: string; preset?: string }, cmd: Command): string => {
+    if (o.preset === undefined) return o.model;
+    if (cmd.getOptionValueSource('model') === 'cli') throw new UserError(`give the shape with --model or with --preset, not both (got --model ${o.model} --preset ${o.preset})`);
+    if (modelShape(o.preset)) return o.preset;
+    if (!Object.hasOwn(RUN_PRESETS, o.preset)) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}) or a model shape (${SHAPE_NAMES.join(', ')}), got "${o.preset}"`);
+    const model = resolveConfig(RUN_PRESETS[o.preset]!.overrides).model.preset;
+    const shape = shapeOfModel(model);
+    if (!shape) throw new UserError(`the run preset ${o.preset} trains ${model}, which is no shape bench knows (${SHAPE_NAMES.join(', ')})`);
+    return shape.name;
   };
-  const shapesOf = (o: { model: string; preset?: string }): ModelShape[] => {
-    refusePreset(o);
-    return (o.model === 'both' ? ['scratch-160k', 'scratch-5m'] : o.model.split(',')).map((n) => {
+  const shapesOf = (o: { model: string; preset?: string }, cmd: Command): ModelShape[] => {
+    const model = modelArg(o, cmd);
+    return (model === 'both' ? ['scratch-160k', 'scratch-5m'] : model.split(',')).map((n) => {
       const shape = modelShape(n.trim());
       if (!shape) throw new UserError(`--model must be one of ${SHAPE_NAMES.join(', ')} (a comma list, or both), got "${n.trim()}"`);
       return shape;
@@ -167,7 +180,7 @@ export function registerModelBench(bench: Command): void {
     .option('--tasks <n>', 'groups per round', '16')
     .option('-G, --group <n>', 'episodes per group', '4')
     .option('--model <shape>', `the learner's model shape, random weights (${SHAPE_NAMES.join(', ')}; a pretrained shape with LoRA rank 16 and a BPE filled up to its vocabulary)`, 'scratch-30k')
-    .addOption(new Option('--preset <name>').hideHelp())
+    .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', "the learner's backend: fast-cpu or wasm (default: fast-cpu for a from-scratch shape, wasm for a pretrained one)")
     .option('--audit <share>', "dist.auditShare: the share of results whose sampled tokens and log-probs the learner checks with its forward pass (replay and grading run on every one); below 1 the report adds the bound's figures", '1')
     .option('--overlap', "instead: a shared DAPO phase (micro's settings and model shape, or --model's, at random init) with dist.maxOffPolicy 0 and then 1, its contributors `webswe contribute` processes (--contributors, default 1 here): the learner's iteration time and idle share in each, and the ratio")
@@ -175,7 +188,7 @@ export function registerModelBench(bench: Command): void {
     .option('--json', 'print one JSON document on stdout')
     .action((o: { contributors: string; hostile: string; rounds: string; tasks: string; group: string; model: string; preset?: string; backend?: string; audit: string; overlap?: boolean; iterations: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
-        refusePreset(o);
+        o.model = modelArg(o, cmd);
         if (!modelShape(o.model)) throw new UserError(`--model must be one of ${SHAPE_NAMES.join(', ')}, got "${o.model}"`);
         if (o.overlap && !modelPreset(o.model)) throw new UserError(`--overlap runs a from-scratch shape (${Object.keys(MODEL_PRESETS).join(', ')}), got "${o.model}"`);
         const backend = o.backend ?? (modelPreset(o.model) ? 'fast-cpu' : 'wasm');
@@ -241,15 +254,15 @@ export function registerModelBench(bench: Command): void {
     .command('generate')
     .description('prefill and decode tokens/s for G sequences of a from-scratch model shape, with memory')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape), a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
-    .addOption(new Option('--preset <name>').hideHelp())
+    .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
     .option('-G, --group <n>', 'sequences generated together', '8')
     .option('--prompt <n>', 'prompt tokens per sequence', '128')
     .option('--decode <n>', 'decode steps', '32')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { model: string; preset?: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }) =>
+    .action((o: { model: string; preset?: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
-        const presets = shapesOf(o);
+        const presets = shapesOf(o, cmd);
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend);
         for (const preset of presets) {
@@ -267,7 +280,7 @@ export function registerModelBench(bench: Command): void {
     .command('train')
     .description('training tokens/s (forward + backward + AdamW) of a from-scratch model shape, with memory; --dapo: the time split of a real DAPO iteration')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
-    .addOption(new Option('--preset <name>').hideHelp())
+    .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B)', '4')
     .option('--tokens <n>', 'tokens per row (T)', '256')
@@ -277,10 +290,10 @@ export function registerModelBench(bench: Command): void {
     .option('--repeat <n>', '--dapo --overlap both: runs of each (order alternating; medians reported)', '3')
     .option('--set <key=value...>', '--dapo: override a config field, e.g. --set dapo.groupSize=8')
     .option('--json', 'print one JSON document on stdout')
-    .action((o: { model: string; preset?: string; backend?: string; rows: string; tokens: string; steps: string; dapo?: boolean; overlap: string; repeat: string; set?: string[]; json?: boolean }) =>
+    .action((o: { model: string; preset?: string; backend?: string; rows: string; tokens: string; steps: string; dapo?: boolean; overlap: string; repeat: string; set?: string[]; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
-        const presets = shapesOf(o);
-        if (o.dapo) process.exit(await benchDapoCommand({ ...o, backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
+        const presets = shapesOf(o, cmd);
+        if (o.dapo) process.exit(await benchDapoCommand({ ...o, model: presets.map((p) => p.name).join(','), backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
         if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend ?? 'both');

@@ -16,6 +16,8 @@ export interface ModelShape {
   readonly config: ModelConfig;
   /** How a training step at this shape trains: undefined for every weight (from-scratch presets). */
   readonly lora?: LoraConfig;
+  /** The Hub model whose config this is (pretrained shapes): a run naming it trains at this shape. */
+  readonly hub?: string;
 }
 
 /** A Qwen2.5-Coder Instruct model's config.json as the Hub has it (the fields the model reads). */
@@ -30,8 +32,8 @@ const LORA: LoraConfig = Object.freeze({ rank: 16, alpha: 32, targets: parseLora
 
 /** The pretrained models' shapes: Qwen/Qwen2.5-Coder-0.5B-Instruct (0.49 B parameters) and -1.5B-Instruct (1.54 B). */
 export const PRETRAINED_SHAPES: Readonly<Record<string, ModelShape>> = Object.freeze({
-  'qwen2.5-coder-0.5b': { name: 'qwen2.5-coder-0.5b', description: 'Qwen2.5-Coder-0.5B-Instruct: 24 layers, C 896, 14 heads (2 KV), vocab 151936; random weights, LoRA rank 16', config: qwen25Coder(896, 4864, 24, 14), lora: LORA },
-  'qwen2.5-coder-1.5b': { name: 'qwen2.5-coder-1.5b', description: 'Qwen2.5-Coder-1.5B-Instruct: 28 layers, C 1536, 12 heads (2 KV), vocab 151936; random weights, LoRA rank 16', config: qwen25Coder(1536, 8960, 28, 12), lora: LORA },
+  'qwen2.5-coder-0.5b': { name: 'qwen2.5-coder-0.5b', description: 'Qwen2.5-Coder-0.5B-Instruct: 24 layers, C 896, 14 heads (2 KV), vocab 151936; random weights, LoRA rank 16', config: qwen25Coder(896, 4864, 24, 14), lora: LORA, hub: 'Qwen/Qwen2.5-Coder-0.5B-Instruct' },
+  'qwen2.5-coder-1.5b': { name: 'qwen2.5-coder-1.5b', description: 'Qwen2.5-Coder-1.5B-Instruct: 28 layers, C 1536, 12 heads (2 KV), vocab 151936; random weights, LoRA rank 16', config: qwen25Coder(1536, 8960, 28, 12), lora: LORA, hub: 'Qwen/Qwen2.5-Coder-1.5B-Instruct' },
 });
 
 /** Every shape bench measures at, by name: the from-scratch presets, then the pretrained shapes. */
@@ -42,6 +44,12 @@ export function modelShape(name: string): ModelShape | undefined {
   const preset = modelPreset(name);
   if (preset) return preset;
   return Object.hasOwn(PRETRAINED_SHAPES, name) ? PRETRAINED_SHAPES[name] : undefined;
+}
+
+/** The shape a run's `model.preset` trains at: a from-scratch preset, or the pretrained shape of its Hub id
+ *  (undefined for a model folder or another Hub model: its shape is in its files). */
+export function shapeOfModel(modelPresetOrHubId: string): ModelShape | undefined {
+  return modelPreset(modelPresetOrHubId) ?? Object.values(PRETRAINED_SHAPES).find((s) => s.hub === modelPresetOrHubId);
 }
 
 /** A pretrained shape as a loaded model folder would give it, for a run that needs text (a shared run's

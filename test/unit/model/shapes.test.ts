@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { paramCount } from '../../../src/model/config.ts';
 import { loraParamCount } from '../../../src/model/planner.ts';
 import { scratch30k } from '../../../src/model/presets.ts';
-import { modelShape, PRETRAINED_SHAPES, SHAPE_NAMES } from '../../../src/model/shapes.ts';
+import { modelShape, PRETRAINED_SHAPES, SHAPE_NAMES, shapeOfModel } from '../../../src/model/shapes.ts';
+import { resolveConfig } from '../../../src/rl/config.ts';
+import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 import { FastCpuBackend } from '../../../src/ops/fast-cpu/backend.ts';
 import { parseLoraTargets } from '../../../src/model/lora.ts';
 import { benchTrain } from '../../../src/rl/throughput.ts';
@@ -20,6 +22,17 @@ describe('model shapes', () => {
     expect(SHAPE_NAMES).toEqual(['scratch-30k', 'scratch-160k', 'scratch-400k', 'scratch-5m', 'qwen2.5-coder-0.5b', 'qwen2.5-coder-1.5b']);
     expect(modelShape('scratch-30k')).toBe(scratch30k);
     for (const n of ['constructor', 'micro', 'Qwen/Qwen2.5-Coder-0.5B-Instruct']) expect(modelShape(n)).toBeUndefined();
+  });
+
+  it("names the shape each run preset trains at: its from-scratch shape, or the pretrained shape of its Hub id", () => {
+    const of = (preset: string) => shapeOfModel(resolveConfig(RUN_PRESETS[preset]!.overrides).model.preset)?.name;
+    expect(of('micro')).toBe('scratch-160k');
+    expect(of('micro-find')).toBe('scratch-160k');
+    expect(of('tiny')).toBe('scratch-5m');
+    expect(of('qwen-coder-lora')).toBe('qwen2.5-coder-0.5b');
+    expect(shapeOfModel('Qwen/Qwen2.5-Coder-1.5B-Instruct')).toBe(PRETRAINED_SHAPES['qwen2.5-coder-1.5b']);
+    // A folder or another Hub model: its shape is in its own files.
+    for (const n of ['runs/x/weights/base', 'Qwen/Qwen2.5-0.5B', 'micro']) expect(shapeOfModel(n)).toBeUndefined();
   });
 
   it('benches a LoRA step where the shape trains with LoRA: gradients and AdamW state for the adapters alone', async () => {
