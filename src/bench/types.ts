@@ -16,6 +16,9 @@ export interface BenchResult {
   /** peer_ms / ms: how many times faster ours is. */
   ratio?: number;
   peak_bytes?: number;
+  /** A few-row matmul: the 64-tile kernel's ms for the same product at 64 rows, and tile_ms / ms. */
+  tile_ms?: number;
+  vs_tile?: number;
   note?: string;
 }
 

@@ -6,7 +6,8 @@ import { nodeContext, nodeGpu } from '../gpu/adapter.node.ts';
 import { benchKernels, type BenchResult, type ShapeSet } from '../bench/kernels.ts';
 import { startTfPeer } from '../bench/peer-tfjs.ts';
 import { UserError, fmtBytes, printJson, runCommand } from './output.ts';
-import { benchGenerate, benchTrain, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
+import { benchGenerate, benchTrain, LARGE_SHAPE_PARAMS, type ModelBenchBackend, type ModelBenchResult } from '../rl/throughput.ts';
+import { paramCount } from '../model/config.ts';
 import { modelShape, shapeOfModel, SHAPE_NAMES, type ModelShape } from '../model/shapes.ts';
 import { CpuBackend } from '../ops/reference/backend.ts';
 import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
@@ -112,9 +113,10 @@ async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
         out.push({
           name: `webgpu (${ctx.adapter.architecture || ctx.adapter.vendor})`,
           be: new WebGpuBackend(ctx) as unknown as Backend<Tensor>,
-          resetPeak: () => (ctx.resetPeak(), ctx.peakBytes),
+          resetPeak: () => ctx.resetPeak(),
           peak: () => ctx.peakBytes,
           submissions: () => ctx.submissions,
+          software: ctx.adapter.isFallbackAdapter,
         });
       } else if (names.length === 1 || which !== 'both') throw new UserError(`no WebGPU adapter: ${probe.reason}`);
     }
@@ -130,11 +132,39 @@ async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
 
 const FAST_CPU = 'fast-cpu (blocked JS)';
 
+/**
+ * A software adapter (SwiftShader) multiplies at ~1 GFLOP/s, and a pretrained shape's forward costs ~1 GFLOP
+ * a token: its default sizes would take hours there. So when such an adapter is among the backends and a
+ * pretrained-sized shape is measured, the sizes the user left at their defaults take these (every backend of
+ * the command measures the same sizes, so the ratios stay like for like), and stderr says so.
+ */
+export function softwareSizes<K extends string>(given: (k: K) => boolean, o: { [k in K]: string }, shapes: readonly ModelShape[], backends: readonly Pick<ModelBenchBackend, 'name' | 'software'>[], small: Record<K, string>): string | null {
+  const soft = backends.find((b) => b.software), big = shapes.find((s) => paramCount(s.config) > LARGE_SHAPE_PARAMS);
+  if (!soft || !big) return null;
+  const changed = (Object.keys(small) as K[]).filter((k) => !given(k));
+  if (!changed.length) return null;
+  for (const k of changed) o[k] = small[k];
+  const flag = (k: string) => (k === 'group' ? '-G' : `--${k}`);
+  return `bench: ${soft.name} is a GPU emulated on the CPU (~1 GFLOP/s); ${big.name} measured at ${changed.map((k) => `${flag(k)} ${small[k]}`).join(', ')} on every backend (give the sizes to measure others)`;
+}
+
+/** softwareSizes for a command: the sizes given on its command line are kept; the note goes to stderr. */
+function softwareSizesOf<K extends string>(cmd: Command, o: { [k in K]: string }, shapes: readonly ModelShape[], backends: readonly ModelBenchBackend[], small: Record<K, string>): void {
+  const note = softwareSizes<K>((k) => cmd.getOptionValueSource(k) === 'cli', o, shapes, backends, small);
+  if (note) process.stderr.write(note + '\n');
+}
+
 /** Each row's tokens/s over fast-cpu's for the same measurement, when fast-cpu ran in this command. */
-function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_fast_cpu?: number })[] {
+/** Each row's tokens/s over the wasm row's and the fast-cpu row's for the same measurement, where those ran
+ *  in this command (the CPU backends a WebGPU figure is weighed against). */
+function withRatios(rows: ModelBenchResult[]): (ModelBenchResult & { vs_wasm?: number; vs_fast_cpu?: number })[] {
+  const over = (r: ModelBenchResult, backend: (name: string) => boolean) => {
+    const peer = rows.find((p) => backend(p.backend) && p !== r && p.name === r.name && p.model === r.model && p.shape === r.shape);
+    return peer ? r.tokens_per_s / peer.tokens_per_s : undefined;
+  };
   return rows.map((r) => {
-    const peer = rows.find((p) => p.backend === FAST_CPU && p.name === r.name && p.model === r.model && p.shape === r.shape);
-    return peer ? { ...r, vs_fast_cpu: r.tokens_per_s / peer.tokens_per_s } : r;
+    const vsWasm = over(r, (n) => n.startsWith('wasm ')), vsFast = over(r, (n) => n === FAST_CPU);
+    return { ...r, ...(vsWasm !== undefined ? { vs_wasm: vsWasm } : {}), ...(vsFast !== undefined ? { vs_fast_cpu: vsFast } : {}) };
   });
 }
 
@@ -143,7 +173,7 @@ const fmtPerToken = (x: number) => (x > 0 && x < 1 ? `1/${(1 / x).toFixed(0)}` :
 
 function modelTable(rows: ModelBenchResult[]): string {
   return withRatios(rows)
-    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}${r.vs_one_step !== undefined ? `  ${r.vs_one_step.toFixed(2)}× 1-step` : ''}${r.readbacks_per_token !== undefined ? `  ${fmtPerToken(r.readbacks_per_token)} read-backs${r.submits_per_token !== undefined ? `, ${fmtPerToken(r.submits_per_token)} submits` : ''}/token` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_wasm !== undefined ? `  ${r.vs_wasm.toFixed(2).padStart(6)}× wasm` : ''}${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}${r.vs_one_step !== undefined ? `  ${r.vs_one_step.toFixed(2)}× 1-step` : ''}${r.readbacks_per_token !== undefined ? `  ${fmtPerToken(r.readbacks_per_token)} read-backs${r.submits_per_token !== undefined ? `, ${fmtPerToken(r.submits_per_token)} submits` : ''}/token` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 
@@ -256,15 +286,16 @@ export function registerModelBench(bench: Command): void {
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape), a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
-    .option('-G, --group <n>', 'sequences generated together', '8')
-    .option('--prompt <n>', 'prompt tokens per sequence', '128')
-    .option('--decode <n>', 'decode steps', '32')
+    .option('-G, --group <n>', 'sequences generated together (1 for a pretrained shape beside a software adapter)', '8')
+    .option('--prompt <n>', 'prompt tokens per sequence (16 for a pretrained shape beside a software adapter)', '128')
+    .option('--decode <n>', 'decode steps (4 for a pretrained shape beside a software adapter)', '32')
     .option('--json', 'print one JSON document on stdout')
     .action((o: { model: string; preset?: string; backend: string; group: string; prompt: string; decode: string; json?: boolean }, cmd: Command) =>
       runCommand(async () => {
         const presets = shapesOf(o, cmd);
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend);
+        softwareSizesOf<'group' | 'prompt' | 'decode'>(cmd, o, presets, backends, { group: '1', prompt: '16', decode: '4' });
         for (const preset of presets) {
           for (const b of backends) {
             process.stderr.write(`bench: generate ${preset.name} on ${b.name}\n`);
@@ -282,9 +313,9 @@ export function registerModelBench(bench: Command): void {
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
-    .option('--rows <n>', 'rows per step (B)', '4')
-    .option('--tokens <n>', 'tokens per row (T)', '256')
-    .option('--steps <n>', 'timed steps', '2')
+    .option('--rows <n>', 'rows per step (B) (1 for a pretrained shape beside a software adapter)', '4')
+    .option('--tokens <n>', 'tokens per row (T) (16 for a pretrained shape beside a software adapter)', '256')
+    .option('--steps <n>', 'timed steps (1 for a pretrained shape beside a software adapter)', '2')
     .option('--dapo', 'one real DAPO iteration (episodes on the shortest training tasks in the node sandbox, then the update): generation / sandbox / forward-backward / optimiser seconds and tokens/s')
     .option('--overlap <mode>', '--dapo: on, off, or both (the iteration\'s rollout batch with and without overlap: wall time, and a check that every run plays the same trajectories)', 'on')
     .option('--repeat <n>', '--dapo --overlap both: runs of each (order alternating; medians reported)', '3')
@@ -297,6 +328,7 @@ export function registerModelBench(bench: Command): void {
         if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
         const results: ModelBenchResult[] = [];
         const backends = await modelBackends(o.backend ?? 'both');
+        softwareSizesOf<'rows' | 'tokens' | 'steps'>(cmd, o, presets, backends, { rows: '1', tokens: '16', steps: '1' });
         for (const preset of presets) {
           for (const b of backends) {
             process.stderr.write(`bench: train ${preset.name} on ${b.name}\n`);

@@ -22,6 +22,8 @@
 //   after it are garbage beyond len and are overwritten later), and the sampling counters are set to
 //   what the one-step loop would have drawn. Draws are counter-based (philox(seed, counter, row)) and a
 //   row's logits do not depend on the rows beside it, so the ids and log-probs are the one-step loop's.
+//   A window is never longer than the most draws a live row can still make (budget, context), so a
+//   generation of fewer than W tokens runs the one-step loop's forwards, not W.
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { view, type Transformer } from './transformer.ts';
@@ -347,9 +349,15 @@ export class KvGenerator<T extends Tensor> {
     let logits: T | null = first;
     while (live.some(Boolean)) {
       // Real rows write at len + k (k < W); the others at the scratch rows S + k: both inside S + CH.
-      let W = Math.min(this.window, chunk);
-      for (let b = 0; b < B; b++) if (live[b]) W = Math.min(W, S + chunk - this.len[b]!);
-      W = Math.max(1, W);
+      // No more steps than any live row can still draw (its budget, or the context's S − len): steps past
+      // every row's last possible draw would be forwards whose tokens are all thrown away.
+      let W = Math.min(this.window, chunk), most = 0;
+      for (let b = 0; b < B; b++) {
+        if (!live[b]) continue;
+        W = Math.min(W, S + chunk - this.len[b]!);
+        most = Math.max(most, Math.min(budget(b) - out[b]!.ids.length, S - this.len[b]!));
+      }
+      W = Math.max(1, Math.min(W, most));
       const len0 = this.len.slice(), counters0 = this.counters.slice();
       const drawn: { ids: T; logp: T; at: Int32Array | null }[] = [];
       for (let k = 0; k < W; k++) {

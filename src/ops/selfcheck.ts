@@ -58,7 +58,8 @@ export async function checkMatmul<T extends Tensor>(backend: BackendCore<T> & Ma
   return { label, ok: cmp.ok, report: cmp.report };
 }
 
-/** Awkward shapes: not multiples of the 64 tile or the 16-deep panel, 1-wide, every layout. */
+/** Awkward shapes: not multiples of the 64 tile or the 16-deep panel, 1-wide, every layout; products of
+ *  ≤ 16 rows (WebGPU's few-row kernel) too. */
 export const MATMUL_CASES: MatmulCase[] = [
   { M: 1, N: 1, K: 1 },
   { M: 64, N: 64, K: 16 },
@@ -70,4 +71,7 @@ export const MATMUL_CASES: MatmulCase[] = [
   { M: 31, N: 18, K: 40, accumulate: true, transB: true },
   { batch: 3, M: 19, N: 21, K: 23 },
   { batch: 2, M: 40, N: 9, K: 70, broadcastB: true, bias: true },
+  { M: 3, N: 300, K: 50, transB: true, bias: true },
+  { M: 16, N: 37, K: 61, accumulate: true },
+  { M: 4, N: 9, K: 70, transA: true, transB: true },
 ];

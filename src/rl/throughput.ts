@@ -28,7 +28,8 @@ export interface ModelBenchResult {
   tokens_per_s: number;
   /** Bytes the memory planner predicts for this shape. */
   planned_bytes: number;
-  /** Peak bytes of GPU buffers allocated (WebGPU only). */
+  /** Peak bytes of GPU buffers allocated while measured, the weights included: the planner's figure's
+   *  counterpart (WebGPU only). */
   peak_bytes?: number;
   /** tokens/s over the peer row's measured in the same run (packed turns: over padded ones). */
   vs_padded?: number;
@@ -43,11 +44,13 @@ export interface ModelBenchResult {
 export interface ModelBenchBackend {
   name: string;
   be: Backend<Tensor>;
-  /** Peak tracking, where the backend has it. */
-  resetPeak?(): number;
+  /** Peak tracking, where the backend has it: the peak restarts at the bytes allocated now. */
+  resetPeak?(): void;
   peak?(): number;
   /** Command buffers submitted so far, where the backend has a queue (WebGPU). */
   submissions?(): number;
+  /** WebGPU on a software fallback adapter (SwiftShader: a GPU emulated on the CPU). */
+  software?: boolean;
 }
 
 export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
@@ -61,7 +64,7 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   b.be.free(warm.append(prompts));
   await warm.generate(prompts.map(() => []), { seed: 0, maxTokens: o.D, stopIds: [] });
   warm.dispose();
-  const base = b.resetPeak?.() ?? 0;
+  b.resetPeak?.();
   const gen = new KvGenerator(model, o.G, o.P + o.D + 1);
   let t0 = performance.now();
   b.be.free(gen.append(prompts));
@@ -72,7 +75,7 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   const out = await gen.generate(prompts.map(() => []), { seed: 1, maxTokens: o.D, stopIds: [] });
   const decodeMs = performance.now() - t0;
   const submits = submitted !== undefined ? b.submissions!() - submitted : undefined;
-  const peak = b.peak ? b.peak() - base : undefined;
+  const peak = b.peak?.();
   gen.dispose();
   const decoded = out.reduce((a, g) => a + g.ids.length, 0);
   const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
@@ -146,19 +149,19 @@ export async function benchTrain(b: ModelBenchBackend, preset: ModelShape, o: { 
   });
   const rows = packEpisodes(eps, o.T);
   await sftStep(model, opt, rows, 1e-4); // warm-up: pipelines compile
-  const base = b.resetPeak?.() ?? 0;
+  b.resetPeak?.();
   const t0 = performance.now();
   for (let i = 0; i < o.steps; i++) await sftStep(model, opt, rows, 1e-4);
   const ms = (performance.now() - t0) / o.steps;
   const planned = planMemory(c, { batch: o.B, context: o.T, training: lora ? 'lora' : 'full', ...(lora ? { loraRank: lora.rank } : {}) }).total;
   return {
     name: lora ? `train step (LoRA r ${lora.rank})` : 'train step', backend: b.name, model: preset.name, shape: `B ${o.B} × T ${o.T}`, ms,
-    tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() - base } : {}),
+    tokens_per_s: (o.B * o.T) / (ms / 1000), planned_bytes: planned, ...(b.peak ? { peak_bytes: b.peak() } : {}),
   };
 }
 
 /** Above this many parameters the rate measurement uses small batches (seconds, not minutes, on a CPU). */
-const LARGE_SHAPE_PARAMS = 20e6;
+export const LARGE_SHAPE_PARAMS = 20e6;
 
 /**
  * The two model rates a run is priced at (estimate.ts), measured in a few seconds on `b`: one timed

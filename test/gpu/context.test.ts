@@ -21,8 +21,9 @@ describe('GpuContext', () => {
     const restore = overrideKernelSource('matmul.wgsl', lines.join('\n'));
     try {
       const be = new WebGpuBackend(ctx);
-      const a = be.fromArray(new Float32Array(4), [2, 2]);
-      const err = await be.read(be.matmul(a, a)).then(() => null, (e: unknown) => e);
+      // 64 rows: matmul.wgsl's product (a few rows would run matmul_rows.wgsl).
+      const a = be.fromArray(new Float32Array(128), [64, 2]), b = be.fromArray(new Float32Array(4), [2, 2]);
+      const err = await be.read(be.matmul(a, b)).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(KernelCompileError);
       expect((err as Error).message).toMatch(new RegExp(`kernels/matmul\\.wgsl:${at + 1}:\\d+: error: `));
     } finally {

@@ -1,4 +1,6 @@
-// WebGPU dispatcher of matmul (kernels/matmul.wgsl): bindings, uniforms and overrides declared once.
+// WebGPU dispatcher of matmul (kernels/matmul.wgsl, and kernels/matmul_rows.wgsl for a product of at most
+// ROWS_MAX rows: decoding): bindings, uniforms and overrides declared once. Both kernels give each element
+// the same bits, so the choice by M never changes a result.
 // Operands split across buffers (webgpu/split.ts: row chunks) are multiplied block by block: M, N and K
 // are cut at every chunk boundary of the operand that runs along them, so each block of a, b, bias
 // and c lies in one buffer and is addressed by element offset and leading dimension. E.g. logits
@@ -30,7 +32,21 @@ export const MATMUL = defineKernel({
   workgroupSize: [16, 16, 1],
 });
 
+/** A product of few rows: 4 rows × 256 columns per workgroup, the same sums as MATMUL (matmul_rows.wgsl). */
+export const MATMUL_ROWS = defineKernel({
+  file: 'matmul_rows.wgsl',
+  entry: 'main',
+  bindings: MATMUL.bindings,
+  params: { M: 'u32', N: 'u32', K: 'u32', lda: 'u32', ldb: 'u32', ldc: 'u32', offA: 'u32', offB: 'u32', offC: 'u32', offBias: 'u32' },
+  overrides: MATMUL.overrides,
+  workgroupSize: [64, 1, 1],
+});
+
 const TILE = 64;
+/** Rows per workgroup and columns per workgroup of MATMUL_ROWS. */
+const ROWS_TILE = 4, ROWS_COLS = 256;
+/** Up to this many rows a one-matrix product runs MATMUL_ROWS: MATMUL's 64-row tile would do ≥ 4× the arithmetic. */
+export const ROWS_MAX = 16;
 
 /** [start, end) spans of 0..total cut at the first rows of the given chunks (one empty span when total is 0). */
 function spans(total: number, ...chunkLists: RowChunk[][]): [number, number][] {
@@ -74,19 +90,21 @@ export function matmul(ctx: GpuContext, a: GpuTensor, b: GpuTensor, opts: Matmul
       kSpans.forEach(([k0, k1], kb) => {
         const ca = at(A, transA ? k0 : m0), cb = at(B, transB ? n0 : k0), cc = at(C, m0);
         const cbias = opts.bias ? at(bias, n0) : null;
-        ctx.dispatch(MATMUL, {
-          buffers: { a: ca.buffer, b: cb.buffer, bias: cbias?.buffer ?? placeholder, c: cc.buffer },
-          params: {
-            M: m1 - m0, N: n1 - n0, K: k1 - k0, ...strides, ...lds,
-            offA: transA ? (k0 - ca.row0) * d.M + m0 : (m0 - ca.row0) * d.K + k0,
-            offB: transB ? (n0 - cb.row0) * d.K + k0 : (k0 - cb.row0) * d.N + n0,
-            offC: (m0 - cc.row0) * d.N + n0,
-            offBias: cbias ? n0 - cbias.row0 : 0,
-          },
-          // Later K blocks add into what the earlier ones wrote; the bias is added once.
-          constants: { ...constants, HAS_BIAS: !!opts.bias && kb === 0, ACCUMULATE: !!opts.accumulate || kb > 0 },
-          workgroups: [Math.ceil((n1 - n0) / TILE), Math.ceil((m1 - m0) / TILE), 1],
-        });
+        const buffers = { a: ca.buffer, b: cb.buffer, bias: cbias?.buffer ?? placeholder, c: cc.buffer };
+        const block = {
+          M: m1 - m0, N: n1 - n0, K: k1 - k0, ...lds,
+          offA: transA ? (k0 - ca.row0) * d.M + m0 : (m0 - ca.row0) * d.K + k0,
+          offB: transB ? (n0 - cb.row0) * d.K + k0 : (k0 - cb.row0) * d.N + n0,
+          offC: (m0 - cc.row0) * d.N + n0,
+          offBias: cbias ? n0 - cbias.row0 : 0,
+        };
+        // Later K blocks add into what the earlier ones wrote; the bias is added once.
+        const blockConstants = { ...constants, HAS_BIAS: !!opts.bias && kb === 0, ACCUMULATE: !!opts.accumulate || kb > 0 };
+        if (block.M <= ROWS_MAX) {
+          ctx.dispatch(MATMUL_ROWS, { buffers, params: block, constants: blockConstants, workgroups: [Math.ceil(block.N / ROWS_COLS), Math.ceil(block.M / ROWS_TILE), 1] });
+        } else {
+          ctx.dispatch(MATMUL, { buffers, params: { ...block, ...strides }, constants: blockConstants, workgroups: [Math.ceil(block.N / TILE), Math.ceil(block.M / TILE), 1] });
+        }
       });
     }
   }

@@ -1,6 +1,6 @@
 // Every kernel declaration, for the declaration test and pipeline warm-up.
 import type { KernelDecl } from '../../gpu/kernel.ts';
-import { MATMUL } from './matmul.ts';
+import { MATMUL, MATMUL_ROWS } from './matmul.ts';
 import { ADAMW } from './adamw.ts';
 import { ARGMAX } from './argmax.ts';
 import { DAPO_LOSS, DAPO_LOSS_REDUCE } from './dapo_loss.ts';
@@ -19,7 +19,7 @@ import { ATTENTION_CACHED, KV_WRITE } from './attention_cached.ts';
 import { ATTENTION_NAIVE_BACKWARD, ATTENTION_NAIVE_FORWARD } from './attention_naive.ts';
 
 export const KERNELS: readonly KernelDecl[] = [
-  MATMUL,
+  MATMUL, MATMUL_ROWS,
   // LayerOps
   GATHER_ROWS, EMBEDDING_SORT, EMBEDDING_BACKWARD, RMSNORM_FORWARD, RMSNORM_BACKWARD, RMSNORM_DW,
   ROPE, SWIGLU_FORWARD, SWIGLU_BACKWARD, ELEMENTWISE, COL_SUM,

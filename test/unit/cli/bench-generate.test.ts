@@ -1,8 +1,12 @@
 // `webswe bench generate` as a user runs it (a real node process): prefill and decode rows, and an
 // agent turn of uneven lengths with packed rows beside the padded layout (the peer, same run): both
-// count the same real tokens, and the packed row carries its ratio to the peer. --preset takes a run preset (the
+// count the same real tokens, and the packed row carries its ratio to the peer; every row its ratio to the
+// CPU backends' rows. --preset takes a run preset (the
 // shape its run trains at) or a shape name; an unknown shape or preset, or both flags, are refused naming the choices.
+// Beside a software adapter a pretrained shape's sizes left at their defaults shrink (the rule, as a function).
 import { describe, expect, it } from 'vitest';
+import { softwareSizes } from '../../../src/cli/bench.ts';
+import { modelShape } from '../../../src/model/shapes.ts';
 import { webswe } from '../../helpers/cli.ts';
 
 describe('webswe bench generate', () => {
@@ -18,6 +22,17 @@ describe('webswe bench generate', () => {
     for (const x of [packed, padded]) expect((x.tokens_per_s * x.ms) / 1000).toBeCloseTo(50, 6);
     expect(packed.vs_padded).toBeCloseTo(packed.tokens_per_s / padded.tokens_per_s, 9);
     expect(padded.vs_padded).toBeUndefined();
+  }, 150_000);
+
+  it('each row carries its ratio to the wasm and fast-cpu rows of the same measurement', async () => {
+    const r = await webswe('bench', 'generate', '--model', 'scratch-30k', '--backend', 'wasm,fast-cpu', '--json', '-G', '2', '--prompt', '8', '--decode', '2');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { results: { name: string; backend: string; tokens_per_s: number; vs_wasm?: number; vs_fast_cpu?: number }[] }).results;
+    const wasm = rows.find((x) => x.name === 'decode' && x.backend.startsWith('wasm '))!, fast = rows.find((x) => x.name === 'decode' && x.backend.startsWith('fast-cpu'))!;
+    expect(fast.vs_wasm).toBeCloseTo(fast.tokens_per_s / wasm.tokens_per_s, 9);
+    expect(wasm.vs_fast_cpu).toBeCloseTo(wasm.tokens_per_s / fast.tokens_per_s, 9);
+    expect(wasm.vs_wasm).toBeUndefined();
+    expect(fast.vs_fast_cpu).toBeUndefined();
   }, 150_000);
 
   it('--preset: a run preset measures the shape its run trains at', async () => {
@@ -40,4 +55,25 @@ describe('webswe bench generate', () => {
     expect(both.stderr).toMatch(/give the shape with --model or with --preset, not both/);
     for (const x of [r, preset, both]) expect(x.stderr).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
+
+  it('beside a software adapter, a pretrained shape takes small sizes for those left at their defaults, on every backend', () => {
+    const big = modelShape('qwen2.5-coder-0.5b')!, micro = modelShape('scratch-160k')!;
+    const soft = [{ name: 'webgpu (swiftshader)', software: true }, { name: 'wasm (SIMD, 2 threads)' }];
+    const small = { group: '1', prompt: '16', decode: '4' };
+    const defaults = () => ({ group: '8', prompt: '128', decode: '32' });
+    const o = defaults();
+    const note = softwareSizes(() => false, o, [big], soft, small);
+    expect(o).toEqual(small);
+    expect(note).toBe('bench: webgpu (swiftshader) is a GPU emulated on the CPU (~1 GFLOP/s); qwen2.5-coder-0.5b measured at -G 1, --prompt 16, --decode 4 on every backend (give the sizes to measure others)');
+    // A size given on the command line is kept; the others shrink.
+    const given = { ...defaults(), group: '2' };
+    expect(softwareSizes((k) => k === 'group', given, [big], soft, small)).toMatch(/measured at --prompt 16, --decode 4 /);
+    expect(given).toEqual({ group: '2', prompt: '16', decode: '4' });
+    // Not for a from-scratch shape, nor without a software adapter, nor when every size was given.
+    for (const [shapes, backends, isGiven] of [[[micro], soft, () => false], [[big], [{ name: 'webgpu (nvidia)', software: false }, soft[1]!], () => false], [[big], soft, () => true]] as const) {
+      const kept = defaults();
+      expect(softwareSizes(isGiven, kept, shapes, backends, small)).toBeNull();
+      expect(kept).toEqual(defaults());
+    }
+  });
 });
