@@ -1,12 +1,13 @@
 // `webswe gpu`: the adapter Dawn offers (vendor, architecture, fallback or not), its limits and
 // features, the Vulkan driver found, and which backend `--backend auto` would really run on, and why;
 // with `--preset`, the run preset's own pick on a hardware adapter: both backends measured at its shape
-// (or the rates measured before), the run priced at each (src/rl/auto-backend.ts).
+// (a pretrained preset: its Hub model's shape with the run's LoRA, random weights, offline), or the rates
+// measured before, the run priced at each (src/rl/auto-backend.ts).
 import type { Command } from 'commander';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
-import { modelPreset } from '../model/presets.ts';
-import type { AutoMeasured } from '../rl/auto-backend.ts';
+import { shapeOfModel } from '../model/shapes.ts';
+import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
 import { resolveConfig } from '../rl/config.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { autoAdapter, autoChoice, openBackend } from './backend.ts';
@@ -33,10 +34,11 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
     const run = Object.hasOwn(RUN_PRESETS, preset) ? RUN_PRESETS[preset] : undefined;
     if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
     const cfg = resolveConfig(run.overrides);
-    const shape = modelPreset(cfg.model.preset);
-    if (!shape) throw new UserError(`the run preset "${preset}" starts from a pretrained model; name a from-scratch preset, or train it with --backend auto to measure its own model`);
+    // A pretrained preset's Hub model has a known shape (model/shapes.ts): measured at it, with the run's LoRA.
+    const shape = shapeOfModel(cfg.model.preset);
+    if (!shape) throw new UserError(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files: train it with --backend auto to measure it`);
     // Measured only where there is a choice to make: a hardware adapter (else the rule above decides).
-    if (autoAdapter(adapter, reason).kind === 'hardware') auto = (await openBackend('auto', undefined, { cfg, config: shape.config })).auto ?? auto;
+    if (autoAdapter(adapter, reason).kind === 'hardware') auto = (await openBackend('auto', undefined, { cfg, ...runShape(cfg, shape.config) })).auto ?? auto;
   }
   const measured = auto.measured ? { measured: auto.measured } : {};
   if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason, ...measured };

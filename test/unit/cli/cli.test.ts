@@ -38,19 +38,22 @@ describe('webswe CLI', () => {
     const doc = JSON.parse(webswe('gpu', '--json').stdout);
     expect(line).toMatch(new RegExp(`^backend:\\s+${doc.backend} \\(`));
   });
-  it('gpu --preset prices a run preset: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', () => {
-    const doc = JSON.parse(webswe('gpu', '--preset', 'micro', '--json').stdout);
-    if (doc.adapter && !doc.adapter.isFallbackAdapter) {
-      expect(doc.measured.webgpu.runS).toBeGreaterThan(0);
-      expect(doc.backendReason).toMatch(/^measured (before )?at scratch-160k: the run priced at/);
-    } else {
-      expect(doc.backend).toBe('wasm');
-      expect(doc.measured).toBeUndefined();
+  it('gpu --preset prices a run preset, the pretrained one too: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', () => {
+    for (const [preset, shape] of [['micro', 'scratch-160k'], ['qwen-coder-lora', 'Qwen/Qwen2.5-Coder-0.5B-Instruct \\(2 of 24 blocks\\)']]) {
+      const r = webswe('gpu', '--preset', preset!, '--json');
+      expect(r.status, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      if (doc.adapter && !doc.adapter.isFallbackAdapter) {
+        expect(doc.measured.webgpu.runS).toBeGreaterThan(0);
+        expect(doc.backendReason).toMatch(new RegExp(`^measured (before )?at ${shape}: the run priced at`));
+      } else {
+        expect(doc.backend).toBe('wasm');
+        expect(doc.measured).toBeUndefined();
+      }
     }
     const bad = webswe('gpu', '--preset', 'nope');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, micro-find, tiny, qwen-coder-lora\), got "nope"/);
-    expect(webswe('gpu', '--preset', 'qwen-coder-lora').stderr).toMatch(/starts from a pretrained model; name a from-scratch preset/);
   });
   it('tasks build --voices: names a bad kind and refuses it at level 2, before any work', () => {
     const bad = webswe('tasks', 'build', '--level', '0', '--voices', 'poems');
