@@ -75,6 +75,16 @@ export function measurementShape(name: string, config: ModelConfig, lora?: LoraC
   };
 }
 
+/**
+ * The full model's arithmetic per token over its measured slice's: the weights a token is multiplied by
+ * (every block's projections and the head; an untied embedding is a lookup). A slice's rates divided by
+ * this are the whole model's, to within attention's context-length share; 1 for an unsliced shape.
+ */
+export function sliceScale(full: ModelConfig, measured: ModelConfig): number {
+  const weights = (c: ModelConfig) => paramCount(c) - (c.tieWordEmbeddings ? 0 : c.vocabSize * c.hiddenSize);
+  return weights(full) / weights(measured);
+}
+
 /** A shape as the cache knows it: every dimension the arithmetic depends on, and the LoRA rank. */
 export function shapeKey(c: ModelConfig, lora?: LoraConfig): string {
   return `${c.modelType} L${c.numLayers} C${c.hiddenSize} F${c.intermediateSize} H${c.numHeads}/${c.numKvHeads}×${c.headDim} V${c.vocabSize}${lora ? ` LoRA r${lora.rank}` : ''}`;
@@ -128,16 +138,21 @@ export async function chooseAuto(o: {
   key: string;
   measure: (kind: AutoBackend) => Promise<ModelRates>;
   cache: AutoCache;
+  /** sliceScale of a sliced measurement: the measured rates (cached as measured) over this are the run's. */
+  scale?: number;
 }): Promise<AutoDecision> {
   const rule = ruleChoice(o.adapter);
   if (rule) return rule;
   const hit = await o.cache.get(o.key).catch(() => undefined);
   const rates = hit ?? { webgpu: await o.measure('webgpu'), wasm: await o.measure('wasm') };
   if (!hit) await o.cache.set(o.key, rates).catch(() => {});
-  const webgpu = { ...rates.webgpu, runS: priceRun(o.cfg, rates.webgpu) };
-  const wasm = { ...rates.wasm, runS: priceRun(o.cfg, rates.wasm) };
+  const s = o.scale ?? 1;
+  const whole = (r: ModelRates): ModelRates => ({ trainTokensPerS: r.trainTokensPerS / s, genTokensPerS: r.genTokensPerS / s });
+  const webgpu = { ...whole(rates.webgpu), runS: priceRun(o.cfg, whole(rates.webgpu)) };
+  const wasm = { ...whole(rates.wasm), runS: priceRun(o.cfg, whole(rates.wasm)) };
   const m: AutoMeasured = { backend: webgpu.runS < wasm.runS ? 'webgpu' : 'wasm', webgpu, wasm };
-  return { backend: m.backend, why: measuredWhy(m, o.shape, Boolean(hit)), measured: m, ...(hit ? { cached: true } : {}) };
+  const shape = s === 1 ? o.shape : `${o.shape}, its rates over ${s.toFixed(1)} for the whole model's arithmetic`;
+  return { backend: m.backend, why: measuredWhy(m, shape, Boolean(hit)), measured: m, ...(hit ? { cached: true } : {}) };
 }
 
 /** Cached rates read back from storage, when they are some (a hand-edited or truncated entry is measured again). */

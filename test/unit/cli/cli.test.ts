@@ -39,7 +39,7 @@ describe('webswe CLI', () => {
     expect(line).toMatch(new RegExp(`^backend:\\s+${doc.backend} \\(`));
   });
   it('gpu --preset prices a run preset, the pretrained one too: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', () => {
-    for (const [preset, shape] of [['micro', 'scratch-160k'], ['qwen-coder-lora', 'Qwen/Qwen2.5-Coder-0.5B-Instruct \\(2 of 24 blocks\\)']]) {
+    for (const [preset, shape] of [['micro', 'scratch-160k'], ['qwen-coder-lora', "Qwen/Qwen2.5-Coder-0.5B-Instruct \\(2 of 24 blocks\\), its rates over [\\d.]+ for the whole model's arithmetic"]]) {
       const r = webswe('gpu', '--preset', preset!, '--json');
       expect(r.status, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout);
