@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCES = ['matmul.c', 'attention.c', 'rows.c', 'peak.c']; // src/ops/wasm/kernels/, with common.h
 const OUT = join(ROOT, 'src', 'ops', 'wasm', 'kernels.wasm.ts');
-const EXPORTS = ['mm_item', 'mm_scratch_floats', 'mm_rows_per_item', 'mm_cols_per_item', 'attn_fwd_item', 'attn_bwd_item', 'attn_scratch_floats', 'lp_fwd_item', 'lp_bwd_item', 'lp_rows_per_item', 'swiglu_item', 'swiglu_bwd_item', 'rmsnorm_item', 'rmsnorm_bwd_item', 'ew_per_item', 'rn_rows_per_item', 'attn_cached_item', 'peak_item', '__stack_pointer'];
+const EXPORTS = ['mm_item', 'mm_scratch_floats', 'mm_rows_per_item', 'mm_cols_per_item', 'attn_fwd_item', 'attn_bwd_item', 'attn_scratch_floats', 'lp_fwd_item', 'lp_bwd_item', 'lp_rows_per_item', 'swiglu_item', 'swiglu_bwd_item', 'rmsnorm_item', 'rmsnorm_bwd_item', 'ew_per_item', 'rn_rows_per_item', 'attn_cached_item', 'peak_item', 'stream_item', '__stack_pointer'];
 /** The memory the module imports: shared, at most 1 GiB (16,384 pages); threads.ts creates it. */
 export const MAX_PAGES = 16384;
 

@@ -1,6 +1,7 @@
 // The CPU roofline of `webswe bench kernels`: the machine's measured SIMD peak (kernels/*.c `peak_item`:
 // 12 independent f32x4 multiply-add chains in registers, on one thread and on every thread of the
-// pool), and the WASM backend's matmul and attention at `scratch-5m`'s training shapes (B 4 × T 256) as a
+// pool) and read bandwidth (`stream_item`: every thread summing its share of a 128 MiB buffer, the way a
+// decode step streams the weights), and the WASM backend's matmul and attention at `scratch-5m`'s training shapes (B 4 × T 256) as a
 // share of that peak, beside the fast JS backend measured in the same run (speed-up = its ms / ours).
 import { scratch5m } from '../model/presets.ts';
 import type { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
@@ -15,6 +16,8 @@ export interface CpuPeak {
   /** GFLOP/s of multiply-add chains on one thread, and on all of them at once. */
   one_thread_gflops: number;
   all_threads_gflops: number;
+  /** GB/s (10⁹ bytes) read from a buffer far larger than the caches, by every thread. */
+  read_gbps: number;
 }
 
 export interface CpuOpResult {
@@ -40,7 +43,20 @@ export async function measureCpuPeak(be: WasmBackend): Promise<CpuPeak> {
     const t = await measure(() => pool.run(OP.peak, [steps, outAt], items, parallel), async () => {}, { warmup: 1, minReps: 3, minMs: 300 });
     return gflops(items * steps * 12 * 4 * 2, t.ms);
   };
-  return { threads: pool.threads, one_thread_gflops: await rate(1, false), all_threads_gflops: await rate(pool.threads, true) };
+  const one = await rate(1, false), all = await rate(pool.threads, true);
+  return { threads: pool.threads, one_thread_gflops: one, all_threads_gflops: all, read_gbps: await readBandwidth(be) };
+}
+
+/** The bytes of STREAM_FLOATS read by every thread (items of 1 MiB), timed as a median: GB/s. */
+const STREAM_FLOATS = 32 * 2 ** 20;
+async function readBandwidth(be: WasmBackend): Promise<number> {
+  const pool = be.pool, n = 2 ** 18, items = STREAM_FLOATS / n;
+  const heap = new HeapLayout(pool);
+  const xAt = heap.alloc(STREAM_FLOATS), outAt = heap.alloc(items);
+  heap.commit();
+  heap.view(xAt, STREAM_FLOATS).fill(1); // touched, so every page is real memory (fresh pages read as shared zeros)
+  const t = await measure(() => pool.run(OP.stream, [n, xAt, outAt], items, true), async () => {}, { warmup: 1, minReps: 3, minMs: 300 });
+  return (STREAM_FLOATS * 4) / (t.ms / 1000) / 1e9;
 }
 
 /** tiny's matmuls (N = B·T tokens against its C, F, V) and its attention, forward and backward. */

@@ -55,7 +55,7 @@ async function cpuRoofline(onProgress: (label: string) => void): Promise<{ peak:
 }
 
 function cpuTable({ peak, ops }: { peak: CpuPeak; ops: CpuOpResult[] }): string {
-  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads} (measured: kernels/peak.c peak_item)`;
+  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads}; read bandwidth ${peak.read_gbps.toFixed(1)} GB/s on ${peak.threads} (measured: src/ops/wasm/kernels/peak.c peak_item, stream_item over 128 MiB)`;
   const rows = ops.map((o) => [o.op, o.shape, `${o.ms.toFixed(2)} ms`, `${o.gflops.toFixed(1)} GFLOP/s`, `${(100 * o.share_of_peak).toFixed(0)} % of peak`, `fast-cpu ${o.fast_cpu_ms.toFixed(1)} ms`, `speed-up ${o.speedup.toFixed(1)}×`]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return [head, `wasm backend, tiny's training shapes (B 4 × T 256), ${peak.threads} threads:`, ...rows.map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  '))].join('\n');
@@ -173,7 +173,7 @@ const fmtPerToken = (x: number) => (x > 0 && x < 1 ? `1/${(1 / x).toFixed(0)}` :
 
 function modelTable(rows: ModelBenchResult[]): string {
   return withRatios(rows)
-    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_wasm !== undefined ? `  ${r.vs_wasm.toFixed(2).padStart(6)}× wasm` : ''}${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}${r.vs_one_step !== undefined ? `  ${r.vs_one_step.toFixed(2)}× 1-step` : ''}${r.readbacks_per_token !== undefined ? `  ${fmtPerToken(r.readbacks_per_token)} read-backs${r.submits_per_token !== undefined ? `, ${fmtPerToken(r.submits_per_token)} submits` : ''}/token` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
+    .map((r) => `${r.name.padEnd(11)} ${r.model.padEnd(12)} ${r.backend.padEnd(24)} ${r.shape.padEnd(20)} ${r.ms.toFixed(0).padStart(8)} ms ${r.tokens_per_s.toFixed(1).padStart(9)} tok/s${r.vs_wasm !== undefined ? `  ${r.vs_wasm.toFixed(2).padStart(6)}× wasm` : ''}${r.vs_fast_cpu !== undefined ? `  ${r.vs_fast_cpu.toFixed(2).padStart(6)}× fast-cpu` : ''}${r.vs_padded !== undefined ? `  ${r.vs_padded.toFixed(2)}× padded` : ''}${r.vs_one_step !== undefined ? `  ${r.vs_one_step.toFixed(2)}× 1-step` : ''}${r.readbacks_per_token !== undefined ? `  ${fmtPerToken(r.readbacks_per_token)} read-backs${r.submits_per_token !== undefined ? `, ${fmtPerToken(r.submits_per_token)} submits` : ''}/token` : ''}${r.weights_gbps !== undefined ? `  weights ${r.weights_gbps.toFixed(2)} GB/s` : ''}  planned ${fmtBytes(r.planned_bytes)}${r.peak_bytes !== undefined ? `, peak ${fmtBytes(r.peak_bytes)}` : ''}`)
     .join('\n');
 }
 

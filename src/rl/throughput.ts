@@ -39,6 +39,9 @@ export interface ModelBenchResult {
   submits_per_token?: number;
   /** Decode in windows: tokens/s over the one-step loop's in the same run. */
   vs_one_step?: number;
+  /** Decode: GB/s (10⁹ bytes) of f32 weights, every one read once a step: against the memory's bandwidth
+   *  (`bench kernels`' CPU roofline measures the machine's), what bounds decoding at a large shape. */
+  weights_gbps?: number;
 }
 
 export interface ModelBenchBackend {
@@ -85,14 +88,15 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
   const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
   const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
+  const weightsGbps = (ms: number) => (4 * paramCount(c) * o.D) / (ms / 1000) / 1e9;
   return [
     { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
     {
       name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common,
-      readbacks_per_token: gen.readRounds / decoded, ...(submits !== undefined ? { submits_per_token: submits / decoded } : {}),
+      readbacks_per_token: gen.readRounds / decoded, ...(submits !== undefined ? { submits_per_token: submits / decoded } : {}), weights_gbps: weightsGbps(decodeMs),
       ...(oneStep ? { vs_one_step: (decoded / decodeMs) / (oneStep.tokens / oneStep.ms) } : {}),
     },
-    ...(oneStep ? [{ name: 'decode 1-step', shape: `G ${o.G} × ${o.D} steps`, ms: oneStep.ms, tokens_per_s: oneStep.tokens / (oneStep.ms / 1000), ...common, readbacks_per_token: oneStep.rounds / oneStep.tokens }] : []),
+    ...(oneStep ? [{ name: 'decode 1-step', shape: `G ${o.G} × ${o.D} steps`, ms: oneStep.ms, tokens_per_s: oneStep.tokens / (oneStep.ms / 1000), ...common, readbacks_per_token: oneStep.rounds / oneStep.tokens, weights_gbps: weightsGbps(oneStep.ms) }] : []),
     { name: 'turn packed', shape: uneven, ms: packed.ms, tokens_per_s: rate(packed), vs_padded: rate(packed) / rate(padded), ...common },
     { name: 'turn padded', shape: uneven, ms: padded.ms, tokens_per_s: rate(padded), ...common },
   ];

@@ -38,12 +38,13 @@ export interface KernelExports {
   rn_rows_per_item(): number;
   attn_cached_item(item: number, tid: number, args: number): void;
   peak_item(item: number, tid: number, args: number): void;
+  stream_item(item: number, tid: number, args: number): void;
   __stack_pointer: WebAssembly.Global;
 }
 
 /** Ops a job can run: control-block op codes, and the export each one calls (the helpers' table too). */
-export const OP = { quit: 0, matmul: 1, attentionForward: 2, attentionBackward: 3, logprobs: 4, logprobsBackward: 5, swiglu: 6, swigluBackward: 7, rmsnorm: 8, rmsnormBackward: 9, attentionCached: 10, peak: 11 } as const;
-const OP_EXPORTS = ['', 'mm_item', 'attn_fwd_item', 'attn_bwd_item', 'lp_fwd_item', 'lp_bwd_item', 'swiglu_item', 'swiglu_bwd_item', 'rmsnorm_item', 'rmsnorm_bwd_item', 'attn_cached_item', 'peak_item'] as const;
+export const OP = { quit: 0, matmul: 1, attentionForward: 2, attentionBackward: 3, logprobs: 4, logprobsBackward: 5, swiglu: 6, swigluBackward: 7, rmsnorm: 8, rmsnormBackward: 9, attentionCached: 10, peak: 11, stream: 12 } as const;
+const OP_EXPORTS = ['', 'mm_item', 'attn_fwd_item', 'attn_bwd_item', 'lp_fwd_item', 'lp_bwd_item', 'swiglu_item', 'swiglu_bwd_item', 'rmsnorm_item', 'rmsnorm_bwd_item', 'attn_cached_item', 'peak_item', 'stream_item'] as const;
 
 const CTRL = 8192; // byte address of the control block
 const C_EPOCH = 0, C_NEXT = 1, C_ITEMS = 2, C_DONE = 3, C_OP = 4, C_HELPERS = 5, C_ARGS = 8; // Int32 slots

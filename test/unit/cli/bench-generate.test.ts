@@ -6,6 +6,7 @@
 // Beside a software adapter a pretrained shape's sizes left at their defaults shrink (the rule, as a function).
 import { describe, expect, it } from 'vitest';
 import { softwareSizes } from '../../../src/cli/bench.ts';
+import { paramCount } from '../../../src/model/config.ts';
 import { modelShape } from '../../../src/model/shapes.ts';
 import { webswe } from '../../helpers/cli.ts';
 
@@ -13,8 +14,11 @@ describe('webswe bench generate', () => {
   it('--json: prefill, decode, and an uneven turn packed beside padded, with the ratio', async () => {
     const r = await webswe('bench', 'generate', '--model', 'scratch-30k', '--backend', 'wasm', '--json', '-G', '4', '--prompt', '16', '--decode', '4');
     expect(r.status, r.stderr).toBe(0);
-    const rows = (JSON.parse(r.stdout) as { results: { name: string; shape: string; ms: number; tokens_per_s: number; vs_padded?: number }[] }).results;
+    const rows = (JSON.parse(r.stdout) as { results: { name: string; shape: string; ms: number; tokens_per_s: number; vs_padded?: number; weights_gbps?: number }[] }).results;
     expect(rows.map((x) => x.name)).toEqual(['prefill', 'decode', 'turn packed', 'turn padded']);
+    // Decode reads every f32 weight once a step: 4 steps of scratch-30k's weights over the decode's time.
+    const decode = rows[1]!;
+    expect(decode.weights_gbps).toBeCloseTo((4 * paramCount(modelShape('scratch-30k')!.config) * 4) / (decode.ms / 1000) / 1e9, 9);
     const [packed, padded] = [rows[2]!, rows[3]!];
     expect(packed.shape).toBe('G 4: 4..16 + 1..4');
     expect(padded.shape).toBe(packed.shape);

@@ -53,9 +53,10 @@ describe('npm run bundle:node', () => {
     expect(rows[0]!.vs_fast_cpu).toBeGreaterThan(0);
     const kernels = spawnSync(join(there, 'webswe'), ['bench', 'kernels', '--no-peer', '--json'], { env, encoding: 'utf8', timeout: 300_000 });
     expect(kernels.status, kernels.stderr).toBe(0);
-    const k = JSON.parse(kernels.stdout) as { results: { op: string }[]; cpu: { peak: { all_threads_gflops: number }; ops: { op: string; share_of_peak: number }[] } };
+    const k = JSON.parse(kernels.stdout) as { results: { op: string }[]; cpu: { peak: { all_threads_gflops: number; read_gbps: number }; ops: { op: string; share_of_peak: number }[] } };
     expect(k.results.some((r) => r.op === 'matmul')).toBe(true);
     expect(k.cpu.peak.all_threads_gflops).toBeGreaterThan(0);
+    expect(k.cpu.peak.read_gbps).toBeGreaterThan(0);
     expect(k.cpu.ops.filter((o) => o.op === 'matmul').length).toBe(8);
     // The GPU report's peer step: the 0.5 B shape's config.json for torch-peer.py, which travels beside it.
     const config = spawnSync(join(there, 'webswe'), ['bench', 'config', 'qwen2.5-coder-0.5b'], { env, encoding: 'utf8', timeout: 300_000 });

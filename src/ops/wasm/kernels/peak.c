@@ -1,4 +1,4 @@
-// WASM kernels: the SIMD peak of the CPU roofline.
+// WASM kernels: the SIMD peak and the read bandwidth of the CPU roofline.
 #include "common.h"
 
 // ---- The CPU roofline of `webswe bench kernels`: 12 independent f32x4 multiply-add chains held in
@@ -22,4 +22,19 @@ void peak_item(int item, int tid, const int *args) {
   v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(c0, c1), wasm_f32x4_add(c2, c3)), wasm_f32x4_add(wasm_f32x4_add(c4, c5), wasm_f32x4_add(c6, c7)));
   s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(c8, c9), wasm_f32x4_add(c10, c11)));
   out[item] = hsum(s);
+}
+
+// ---- The read bandwidth of the CPU roofline: item i sums floats [i·n, (i+1)·n) of a buffer far larger than
+// the caches with four f32x4 accumulators, every float read once (a decode step's access to the weights).
+// args: n (floats an item, a multiple of 16), x, out (one float per item, so the reads are not dropped).
+void stream_item(int item, int tid, const int *args) {
+  int n = args[0];
+  const float *x = PTR(const float, 1) + (long)item * n;
+  float *out = PTR(float, 2);
+  v128_t s0 = wasm_f32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
+  for (int i = 0; i < n; i += 16) {
+    s0 = wasm_f32x4_add(s0, wasm_v128_load(x + i)); s1 = wasm_f32x4_add(s1, wasm_v128_load(x + i + 4));
+    s2 = wasm_f32x4_add(s2, wasm_v128_load(x + i + 8)); s3 = wasm_f32x4_add(s3, wasm_v128_load(x + i + 12));
+  }
+  out[item] = hsum(wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3)));
 }
