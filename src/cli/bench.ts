@@ -55,7 +55,7 @@ async function cpuRoofline(onProgress: (label: string) => void): Promise<{ peak:
 }
 
 function cpuTable({ peak, ops }: { peak: CpuPeak; ops: CpuOpResult[] }): string {
-  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads}; read bandwidth ${peak.read_gbps.toFixed(1)} GB/s on ${peak.threads} (measured: src/ops/wasm/kernels/peak.c peak_item, stream_item over 128 MiB)`;
+  const head = `cpu roofline: SIMD f32 multiply-add peak ${peak.one_thread_gflops.toFixed(1)} GFLOP/s on one thread, ${peak.all_threads_gflops.toFixed(1)} GFLOP/s on ${peak.threads}; read bandwidth ${peak.read_gbps.toFixed(1)} GB/s on ${peak.threads} (measured by the WASM kernels peak_item and stream_item, the latter over 128 MiB)`;
   const rows = ops.map((o) => [o.op, o.shape, `${o.ms.toFixed(2)} ms`, `${o.gflops.toFixed(1)} GFLOP/s`, `${(100 * o.share_of_peak).toFixed(0)} % of peak`, `fast-cpu ${o.fast_cpu_ms.toFixed(1)} ms`, `speed-up ${o.speedup.toFixed(1)}×`]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return [head, `wasm backend, tiny's training shapes (B 4 × T 256), ${peak.threads} threads:`, ...rows.map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  '))].join('\n');
@@ -282,7 +282,7 @@ export function registerModelBench(bench: Command): void {
     );
   bench
     .command('generate')
-    .description('prefill and decode tokens/s for G sequences of a from-scratch model shape, with memory')
+    .description('prefill and decode tokens/s for G sequences of a model shape (random weights), each backend beside the others, with memory')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape), a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
@@ -309,7 +309,7 @@ export function registerModelBench(bench: Command): void {
     );
   bench
     .command('train')
-    .description('training tokens/s (forward + backward + AdamW) of a from-scratch model shape, with memory; --dapo: the time split of a real DAPO iteration')
+    .description('training tokens/s (forward + backward + AdamW; LoRA at a pretrained shape) of a model shape (random weights), each backend beside the others, with memory; --dapo: the time split of a real DAPO iteration')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
     .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
