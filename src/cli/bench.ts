@@ -98,9 +98,21 @@ export function registerBench(program: Command): void {
 
 const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'reference'];
 
-/** `--backend`: a comma list of webgpu, wasm, fast-cpu and reference (the JS references), or both (all of them). */
-async function modelBackends(which: string): Promise<ModelBenchBackend[]> {
-  const names = which === 'both' ? MODEL_BACKENDS : which.split(',').map((w) => w.trim());
+/**
+ * `--backend`'s names: a comma list of webgpu, wasm, fast-cpu and reference (the JS references), or both (all
+ * of them; at a pretrained shape webgpu and wasm only, as the JS backends would take hours there: named, they
+ * run). The note says so when both was narrowed.
+ */
+export function backendNames(which: string, shapes: readonly ModelShape[]): { names: string[]; note?: string } {
+  if (which !== 'both') return { names: which.split(',').map((w) => w.trim()) };
+  const big = shapes.find((s) => paramCount(s.config) > LARGE_SHAPE_PARAMS);
+  if (!big) return { names: MODEL_BACKENDS };
+  return { names: ['webgpu', 'wasm'], note: `bench: at ${big.name}, both means webgpu and wasm (fast-cpu and reference would take hours there; name them with --backend to measure them)` };
+}
+
+async function modelBackends(which: string, shapes: readonly ModelShape[] = []): Promise<ModelBenchBackend[]> {
+  const { names, note } = backendNames(which, shapes);
+  if (note) process.stderr.write(note + '\n');
   for (const n of names) refuseOldBackendName(n);
   const bad = names.find((n) => !MODEL_BACKENDS.includes(n));
   if (bad !== undefined || !names.length) throw new UserError(`--backend must be a comma list of webgpu, wasm, fast-cpu and reference, or both (all of them), got "${which}"`);
@@ -285,7 +297,7 @@ export function registerModelBench(bench: Command): void {
     .description('prefill and decode tokens/s for G sequences of a model shape (random weights), each backend beside the others, with memory')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape), a comma list, or both (scratch-160k and scratch-5m)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
-    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them)', 'both')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them; webgpu and wasm at a pretrained shape)', 'both')
     .option('-G, --group <n>', 'sequences generated together (1 for a pretrained shape beside a software adapter)', '8')
     .option('--prompt <n>', 'prompt tokens per sequence (16 for a pretrained shape beside a software adapter)', '128')
     .option('--decode <n>', 'decode steps (4 for a pretrained shape beside a software adapter)', '32')
@@ -294,7 +306,7 @@ export function registerModelBench(bench: Command): void {
       runCommand(async () => {
         const presets = shapesOf(o, cmd);
         const results: ModelBenchResult[] = [];
-        const backends = await modelBackends(o.backend);
+        const backends = await modelBackends(o.backend, presets);
         softwareSizesOf<'group' | 'prompt' | 'decode'>(cmd, o, presets, backends, { group: '1', prompt: '16', decode: '4' });
         for (const preset of presets) {
           for (const b of backends) {
@@ -312,7 +324,7 @@ export function registerModelBench(bench: Command): void {
     .description('training tokens/s (forward + backward + AdamW; LoRA at a pretrained shape) of a model shape (random weights), each backend beside the others, with memory; --dapo: the time split of a real DAPO iteration')
     .option('--model <shape>', `${SHAPE_NAMES.join(', ')} (random weights of the pretrained model's shape, LoRA rank 16), a comma list, or both (scratch-160k and scratch-5m; --dapo: one from-scratch shape, with the settings of the run preset that trains it)`, 'scratch-160k')
     .option('--preset <name>', PRESET_HELP)
-    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
+    .option('--backend <name>', 'a comma list of webgpu, wasm, fast-cpu, reference (the plain JS oracle), or both (all of them; webgpu and wasm at a pretrained shape) (default: both); with --dapo also auto, the default there (as a run picks: measured on a hardware adapter, else wasm)')
     .option('--rows <n>', 'rows per step (B) (1 for a pretrained shape beside a software adapter)', '4')
     .option('--tokens <n>', 'tokens per row (T) (16 for a pretrained shape beside a software adapter)', '256')
     .option('--steps <n>', 'timed steps (1 for a pretrained shape beside a software adapter)', '2')
@@ -327,7 +339,7 @@ export function registerModelBench(bench: Command): void {
         if (o.dapo) process.exit(await benchDapoCommand({ ...o, model: presets.map((p) => p.name).join(','), backend: o.backend ?? 'auto' })); // exit: a WebGPU device would keep the process alive
         if (o.set?.length || o.overlap !== 'on' || o.repeat !== '3') throw new UserError('--set, --overlap and --repeat apply to --dapo only');
         const results: ModelBenchResult[] = [];
-        const backends = await modelBackends(o.backend ?? 'both');
+        const backends = await modelBackends(o.backend ?? 'both', presets);
         softwareSizesOf<'rows' | 'tokens' | 'steps'>(cmd, o, presets, backends, { rows: '1', tokens: '16', steps: '1' });
         for (const preset of presets) {
           for (const b of backends) {

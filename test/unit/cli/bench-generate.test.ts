@@ -3,9 +3,10 @@
 // count the same real tokens, and the packed row carries its ratio to the peer; every row its ratio to the
 // CPU backends' rows. --preset takes a run preset (the
 // shape its run trains at) or a shape name; an unknown shape or preset, or both flags, are refused naming the choices.
-// Beside a software adapter a pretrained shape's sizes left at their defaults shrink (the rule, as a function).
+// Beside a software adapter a pretrained shape's sizes left at their defaults shrink, and `both` backends there
+// means webgpu and wasm (the rules, as functions).
 import { describe, expect, it } from 'vitest';
-import { softwareSizes } from '../../../src/cli/bench.ts';
+import { backendNames, softwareSizes } from '../../../src/cli/bench.ts';
 import { paramCount } from '../../../src/model/config.ts';
 import { modelShape } from '../../../src/model/shapes.ts';
 import { webswe } from '../../helpers/cli.ts';
@@ -79,5 +80,12 @@ describe('webswe bench generate', () => {
       expect(softwareSizes(isGiven, kept, shapes, backends, small)).toBeNull();
       expect(kept).toEqual(defaults());
     }
+  });
+
+  it('--backend both at a pretrained shape means webgpu and wasm, and says so; named backends run as named', () => {
+    const big = modelShape('qwen2.5-coder-0.5b')!, micro = modelShape('scratch-160k')!;
+    expect(backendNames('both', [micro])).toEqual({ names: ['webgpu', 'wasm', 'fast-cpu', 'reference'] });
+    expect(backendNames('both', [micro, big])).toEqual({ names: ['webgpu', 'wasm'], note: 'bench: at qwen2.5-coder-0.5b, both means webgpu and wasm (fast-cpu and reference would take hours there; name them with --backend to measure them)' });
+    expect(backendNames('wasm, fast-cpu', [big])).toEqual({ names: ['wasm', 'fast-cpu'] });
   });
 });
