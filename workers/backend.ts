@@ -16,7 +16,7 @@ import { WebGpuBackend } from '../src/ops/webgpu/backend.ts';
 import { cpuMemoryBudget, webgpuMemoryBudget, type MemoryBudget } from '../src/rl/fit.ts';
 import type { ModelConfig } from '../src/model/config.ts';
 import type { LoraConfig } from '../src/model/lora.ts';
-import { autoKey, autoRatesOf, chooseAuto, measurementShape, shapeKey, sliceScale, type AutoCache, type AutoDecision } from '../src/rl/auto-backend.ts';
+import { autoKey, autoRatesOf, chooseAuto, measurementShape, shapeKey, type AutoCache, type AutoDecision } from '../src/rl/auto-backend.ts';
 import type { RunConfig } from '../src/rl/config.ts';
 import { measureRates } from '../src/rl/throughput.ts';
 import { openWebsweDb, type WebsweDatabase } from '../src/store/idb.browser.ts';
@@ -83,7 +83,7 @@ async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>
   const batch = { trainRows: run.cfg.bc.batchEpisodes, rolloutRows: run.cfg.agent.rolloutBatch };
   const name = [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unnamed';
   const auto = await chooseAuto({
-    adapter: { kind: 'hardware', name }, cfg: run.cfg, shape: shape.name, cache: autoCache, scale: sliceScale(run.config, shape.config),
+    adapter: { kind: 'hardware', name }, cfg: run.cfg, shape: shape.name, cache: autoCache, scale: shape.scale,
     key: autoKey(name, shapeKey(shape.config, shape.lora), batch, wasmThreads()),
     measure: async (kind) => {
       const be = kind === 'webgpu' ? gpuBackend(ctx) : await wasmBackend();

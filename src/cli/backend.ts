@@ -18,7 +18,7 @@ import { FastCpuBackend } from '../ops/fast-cpu/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
 import { nodeThreads, wasmBackendNode } from '../ops/wasm/threads.node.ts';
 import { WebGpuBackend } from '../ops/webgpu/backend.ts';
-import { autoKey, autoRatesOf, chooseAuto, measurementShape, ruleChoice, shapeKey, sliceScale, type AutoAdapter, type AutoCache, type AutoDecision } from '../rl/auto-backend.ts';
+import { autoKey, autoRatesOf, chooseAuto, measurementShape, ruleChoice, shapeKey, type AutoAdapter, type AutoCache, type AutoDecision } from '../rl/auto-backend.ts';
 import type { RunConfig } from '../rl/config.ts';
 import { measureRates } from '../rl/throughput.ts';
 import { UserError } from './output.ts';
@@ -112,7 +112,7 @@ export async function openBackend(choice: string, threadsText?: string, run?: Au
     const batch = { trainRows: run.cfg.bc.batchEpisodes, rolloutRows: run.cfg.agent.rolloutBatch };
     process.stderr.write(`webswe: auto: pricing this run on webgpu and on wasm (${shape.name}) unless measured before\n`);
     auto = await chooseAuto({
-      adapter, cfg: run.cfg, shape: shape.name, key: autoKey(adapter.name, shapeKey(shape.config, shape.lora), batch, threads), cache, scale: sliceScale(run.config, shape.config),
+      adapter, cfg: run.cfg, shape: shape.name, key: autoKey(adapter.name, shapeKey(shape.config, shape.lora), batch, threads), cache, scale: shape.scale,
       measure: async (kind) => measureRates(kind === 'webgpu' ? await webgpu() : await wasm(), shape, batch),
     });
   }

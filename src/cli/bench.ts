@@ -98,6 +98,9 @@ export function registerBench(program: Command): void {
 
 const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'reference'];
 
+/** The first pretrained-sized shape measured (over LARGE_SHAPE_PARAMS), if any. */
+const largeShape = (shapes: readonly ModelShape[]) => shapes.find((s) => paramCount(s.config) > LARGE_SHAPE_PARAMS);
+
 /**
  * `--backend`'s names: a comma list of webgpu, wasm, fast-cpu and reference (the JS references), or both (all
  * of them; at a pretrained shape webgpu and wasm only, as the JS backends would take hours there: named, they
@@ -105,7 +108,7 @@ const MODEL_BACKENDS = ['webgpu', 'wasm', 'fast-cpu', 'reference'];
  */
 export function backendNames(which: string, shapes: readonly ModelShape[]): { names: string[]; note?: string } {
   if (which !== 'both') return { names: which.split(',').map((w) => w.trim()) };
-  const big = shapes.find((s) => paramCount(s.config) > LARGE_SHAPE_PARAMS);
+  const big = largeShape(shapes);
   if (!big) return { names: MODEL_BACKENDS };
   return { names: ['webgpu', 'wasm'], note: `bench: at ${big.name}, both means webgpu and wasm (fast-cpu and reference would take hours there; name them with --backend to measure them)` };
 }
@@ -151,7 +154,7 @@ const FAST_CPU = 'fast-cpu (blocked JS)';
  * the command measures the same sizes, so the ratios stay like for like), and stderr says so.
  */
 export function softwareSizes<K extends string>(given: (k: K) => boolean, o: { [k in K]: string }, shapes: readonly ModelShape[], backends: readonly Pick<ModelBenchBackend, 'name' | 'software'>[], small: Record<K, string>): string | null {
-  const soft = backends.find((b) => b.software), big = shapes.find((s) => paramCount(s.config) > LARGE_SHAPE_PARAMS);
+  const soft = backends.find((b) => b.software), big = largeShape(shapes);
   if (!soft || !big) return null;
   const changed = (Object.keys(small) as K[]).filter((k) => !given(k));
   if (!changed.length) return null;

@@ -200,6 +200,12 @@ export function toHfConfig(c: ModelConfig, dtype: 'float32' | 'bfloat16' = 'floa
 }
 
 /** Total parameter count (tied lm_head counted once). */
+/** The weights a token is multiplied by in a forward: every parameter but an untied embedding (a lookup
+ *  reads one row of it). What a decode step streams, and a forward's arithmetic per token over 2. */
+export function tokenWeights(c: ModelConfig): number {
+  return paramCount(c) - (c.tieWordEmbeddings ? 0 : c.vocabSize * c.hiddenSize);
+}
+
 export function paramCount(c: ModelConfig): number {
   const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: NH, numKvHeads: NKV, headDim: HS } = c;
   const attn = C * NH * HS + 2 * C * NKV * HS + NH * HS * C + (c.qkvBias ? NH * HS + 2 * NKV * HS : 0) + (c.qkNorm ? 2 * HS : 0);

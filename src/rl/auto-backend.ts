@@ -10,7 +10,7 @@
 // measured either: WGSL emulated on the CPU cores WASM would use is many times slower at every shape
 // `webswe bench train --backend webgpu,wasm` has measured, so measuring it would only spend seconds.
 // Ties go to WASM (the CPU path is the same on every machine).
-import { paramCount, type ModelConfig } from '../model/config.ts';
+import { paramCount, tokenWeights, type ModelConfig } from '../model/config.ts';
 import type { LoraConfig } from '../model/lora.ts';
 import { modelPreset } from '../model/presets.ts';
 import type { ModelShape } from '../model/shapes.ts';
@@ -64,25 +64,21 @@ export interface AutoCache {
  *  takes seconds and a few hundred MB rather than its whole weights twice. */
 export const SLICE_ABOVE_PARAMS = 50e6;
 
-/** The model a measurement runs: the shape itself, or its two-block slice when it is large. */
-export function measurementShape(name: string, config: ModelConfig, lora?: LoraConfig): ModelShape {
+/**
+ * The model a measurement runs: the shape itself, or its two-block slice when it is large, with `scale`: the
+ * full model's arithmetic per token over the measured one's (tokenWeights), so the measured rates over `scale`
+ * are the whole model's, to within attention's context-length share (1 for an unsliced shape).
+ */
+export function measurementShape(name: string, config: ModelConfig, lora?: LoraConfig): ModelShape & { scale: number } {
   const sliced = paramCount(config) > SLICE_ABOVE_PARAMS && config.numLayers > 2;
+  const measured = sliced ? { ...config, numLayers: 2 } : config;
   return {
     name: sliced ? `${name} (2 of ${config.numLayers} blocks)` : name,
     description: 'the run\'s model as auto measures it',
-    config: sliced ? { ...config, numLayers: 2 } : config,
+    config: measured,
     ...(lora ? { lora } : {}),
+    scale: tokenWeights(config) / tokenWeights(measured),
   };
-}
-
-/**
- * The full model's arithmetic per token over its measured slice's: the weights a token is multiplied by
- * (every block's projections and the head; an untied embedding is a lookup). A slice's rates divided by
- * this are the whole model's, to within attention's context-length share; 1 for an unsliced shape.
- */
-export function sliceScale(full: ModelConfig, measured: ModelConfig): number {
-  const weights = (c: ModelConfig) => paramCount(c) - (c.tieWordEmbeddings ? 0 : c.vocabSize * c.hiddenSize);
-  return weights(full) / weights(measured);
 }
 
 /** A shape as the cache knows it: every dimension the arithmetic depends on, and the LoRA rank. */
@@ -138,7 +134,7 @@ export async function chooseAuto(o: {
   key: string;
   measure: (kind: AutoBackend) => Promise<ModelRates>;
   cache: AutoCache;
-  /** sliceScale of a sliced measurement: the measured rates (cached as measured) over this are the run's. */
+  /** measurementShape's scale: the measured rates (cached as measured) over this are the run's. */
   scale?: number;
 }): Promise<AutoDecision> {
   const rule = ruleChoice(o.adapter);

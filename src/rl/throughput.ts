@@ -3,7 +3,7 @@
 // each, then D decode steps (prefill and decode tokens/s), and an agent turn of uneven lengths with
 // packed rows beside the padded layout. Training: B rows × T tokens, forward + backward + AdamW
 // (tokens/s), over every weight, or over LoRA adapters where the shape trains so (a pretrained shape). Memory: the planner's figure and, on WebGPU, the measured peak.
-import { paramCount } from '../model/config.ts';
+import { paramCount, tokenWeights } from '../model/config.ts';
 import { KvGenerator } from '../model/generate.ts';
 import { initParams } from '../model/init.ts';
 import { adapterShapes, initAdapters, loraModules } from '../model/lora.ts';
@@ -39,7 +39,7 @@ export interface ModelBenchResult {
   submits_per_token?: number;
   /** Decode in windows: tokens/s over the one-step loop's in the same run. */
   vs_one_step?: number;
-  /** Decode: GB/s (10⁹ bytes) of f32 weights, every one read once a step: against the memory's bandwidth
+  /** Decode: GB/s (10⁹ bytes) of f32 weights, every one a token is multiplied by read once a step: against the memory's bandwidth
    *  (`bench kernels`' CPU roofline measures the machine's), what bounds decoding at a large shape. */
   weights_gbps?: number;
 }
@@ -88,7 +88,7 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
   const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
   const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
-  const weightsGbps = (ms: number) => (4 * paramCount(c) * o.D) / (ms / 1000) / 1e9;
+  const weightsGbps = (ms: number) => (4 * tokenWeights(c) * o.D) / (ms / 1000) / 1e9;
   return [
     { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
     {

@@ -7,7 +7,7 @@
 // means webgpu and wasm (the rules, as functions).
 import { describe, expect, it } from 'vitest';
 import { backendNames, softwareSizes } from '../../../src/cli/bench.ts';
-import { paramCount } from '../../../src/model/config.ts';
+import { tokenWeights } from '../../../src/model/config.ts';
 import { modelShape } from '../../../src/model/shapes.ts';
 import { webswe } from '../../helpers/cli.ts';
 
@@ -19,7 +19,7 @@ describe('webswe bench generate', () => {
     expect(rows.map((x) => x.name)).toEqual(['prefill', 'decode', 'turn packed', 'turn padded']);
     // Decode reads every f32 weight once a step: 4 steps of scratch-30k's weights over the decode's time.
     const decode = rows[1]!;
-    expect(decode.weights_gbps).toBeCloseTo((4 * paramCount(modelShape('scratch-30k')!.config) * 4) / (decode.ms / 1000) / 1e9, 9);
+    expect(decode.weights_gbps).toBeCloseTo((4 * tokenWeights(modelShape('scratch-30k')!.config) * 4) / (decode.ms / 1000) / 1e9, 9);
     const [packed, padded] = [rows[2]!, rows[3]!];
     expect(packed.shape).toBe('G 4: 4..16 + 1..4');
     expect(padded.shape).toBe(packed.shape);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { autoCachePath, fileAutoCache } from '../../../src/cli/backend.ts';
 import { MODEL_PRESETS } from '../../../src/model/presets.ts';
 import { PRETRAINED_SHAPES } from '../../../src/model/shapes.ts';
-import { autoKey, chooseAuto, measurementShape, priceRun, runShape, shapeKey, sliceScale, type AutoBackend, type AutoCache, type AutoRates, type ModelRates } from '../../../src/rl/auto-backend.ts';
+import { autoKey, chooseAuto, measurementShape, priceRun, runShape, shapeKey, type AutoBackend, type AutoCache, type AutoRates, type ModelRates } from '../../../src/rl/auto-backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 import { measureRates } from '../../../src/rl/throughput.ts';
@@ -60,14 +60,13 @@ describe('auto by measurement', () => {
   });
 
   it('a sliced measurement prices the whole model: its rates over the arithmetic ratio, the cache keeping what was measured', async () => {
-    const full = PRETRAINED_SHAPES['qwen2.5-coder-0.5b']!.config, slice = measurementShape('q', full).config;
-    const scale = sliceScale(full, slice);
+    const full = PRETRAINED_SHAPES['qwen2.5-coder-0.5b']!.config, { scale } = measurementShape('q', full);
     // Tied head: every weight but the norms and biases multiplies a token; 24 blocks of 14.9 M against 2, beside the 136 M head.
     const block = 2 * 896 * 896 + 2 * 896 * 128 + 3 * 896 * 4864;
     expect(scale).toBeCloseTo((24 * block + 151936 * 896) / (2 * block + 151936 * 896), 1);
     expect(scale).toBeGreaterThan(2.9);
     expect(scale).toBeLessThan(3.1);
-    expect(sliceScale(full, full)).toBe(1);
+    expect(measurementShape('micro', MODEL_PRESETS['scratch-160k'].config).scale).toBe(1);
     const cache = memCache();
     const d = await chooseAuto({ adapter: hw, cfg, shape: 'q (2 of 24 blocks)', key: 'k', measure: measuring(H200_MICRO).measure, cache, scale });
     expect(d.measured!.webgpu.genTokensPerS).toBeCloseTo(H200_MICRO.webgpu.genTokensPerS / scale, 9);
