@@ -3,16 +3,22 @@
 // Rates: two training steps at the cloning batch (the first compiles, the second is timed), a batched
 // prefill and a few decode steps at the rollout batch, and a test run of a bundled task (timed the
 // second time: the first loads the sandbox).
+// Also the price of one DAPO iteration of a run on a pretrained model (iterationOnDevice): the rates measured
+// at its Hub model's shape (a two-block slice with random weights, offline: src/rl/auto-backend.ts), its
+// episodes priced at their budgets (src/rl/estimate.ts priceIteration): an upper bound.
 import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
 import { measureRates } from '../src/rl/throughput.ts';
 import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
-import { estimateRun } from '../src/rl/estimate.ts';
+import { estimateRun, priceIteration } from '../src/rl/estimate.ts';
+import { measurementShape, runShape } from '../src/rl/auto-backend.ts';
+import { shapeOfModel } from '../src/model/shapes.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { AutoRun, OpenedBackend } from './backend.ts';
 import type { TaskSelection } from '../src/tasks/select.ts';
 import { loadTasks } from './tasks.ts';
-import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate } from './trainer.api.ts';
+import { BROWSER_DEFAULTS, type BackendChoice, type DeviceEstimate, type IterationEstimate } from './trainer.api.ts';
+import type { RunConfig } from '../src/rl/config.ts';
 
 export async function estimateOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice, run?: AutoRun) => Promise<OpenedBackend>, overrides: Record<string, ConfigValue> = {}): Promise<DeviceEstimate> {
   const t0 = performance.now();
@@ -25,18 +31,46 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   const be = await open(choice, { cfg, config: model.config });
   const b = { name: be.name, be: be.be };
   const modelRates = await measureRates(b, model, { trainRows: cfg.bc.batchEpisodes, rolloutRows: cfg.agent.rolloutBatch });
+  const { tests, testRunS } = await timeTestRun(cfg);
+  const rates = { ...modelRates, testRunS };
+  return { ...estimateRun(cfg, rates, tests.length), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
+}
+
+/** Seconds of one test run of the run's first held-out task in a worker sandbox (the second run: the first loads it). */
+async function timeTestRun(cfg: RunConfig) {
   const tests = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
   const task = tests[0];
-  const sb = await createWorkerSandbox(task!.files, { timeoutMs: cfg.agent.commandTimeoutMs });
-  let testRunS = 0;
+  if (!task) throw new Error(`${cfg.tasks.test} has no held-out task to time a test run on`);
+  const sb = await createWorkerSandbox(task.files, { timeoutMs: cfg.agent.commandTimeoutMs });
   try {
-    await sb.runTests(task!.test_files);
+    await sb.runTests(task.test_files);
     const t1 = performance.now();
-    await sb.runTests(task!.test_files);
-    testRunS = (performance.now() - t1) / 1000;
+    await sb.runTests(task.test_files);
+    return { tests, testRunS: (performance.now() - t1) / 1000 };
   } finally {
     await sb.dispose();
   }
-  const rates = { ...modelRates, testRunS };
-  return { ...estimateRun(cfg, rates, tests.length), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
+}
+
+/** One DAPO iteration of `preset` (a run on a pretrained model whose shape is known) priced on this device. */
+export async function iterationOnDevice(preset: string, choice: BackendChoice, open: (c: BackendChoice, run?: AutoRun) => Promise<OpenedBackend>): Promise<IterationEstimate> {
+  const t0 = performance.now();
+  const run = RUN_PRESETS[preset];
+  if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
+  const cfg = resolveConfig(run.overrides, BROWSER_DEFAULTS);
+  const known = shapeOfModel(cfg.model.preset);
+  if (!known) throw new Error(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files`);
+  const { config, lora } = runShape(cfg, known.config);
+  const shape = measurementShape(cfg.model.preset, config, lora);
+  // auto on a hardware adapter measures both backends at this shape and keeps the whole model's rates of the
+  // one it picks; anywhere else the opened backend is measured here, the slice's rates over its scale.
+  const be = await open(choice, { cfg, config, ...(lora ? { lora } : {}) });
+  const picked = be.auto?.measured;
+  const model = picked ? picked[picked.backend] : await measureRates({ name: be.name, be: be.be }, shape, { trainRows: cfg.bc.batchEpisodes, rolloutRows: cfg.agent.rolloutBatch })
+    .then((slice) => ({ trainTokensPerS: slice.trainTokensPerS / shape.scale, genTokensPerS: slice.genTokensPerS / shape.scale }));
+  const rates = { trainTokensPerS: model.trainTokensPerS, genTokensPerS: model.genTokensPerS, testRunS: (await timeTestRun(cfg)).testRunS };
+  return {
+    ...priceIteration(cfg, rates, config), preset, model: cfg.model.preset, shape: shape.name, scale: shape.scale,
+    contextTokens: cfg.agent.contextTokens, maxTurns: cfg.agent.maxTurns, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000,
+  };
 }

@@ -40,7 +40,7 @@ function checkMemory(cfg: RunConfig, budget: MemoryBudget): void {
   if (!fit.ok) throw new ConfigError(fit.message);
 }
 
-type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul' | 'memoryBudget' | 'estimateRun' | 'loseDeviceForTest'>;
+type RunApi = Omit<TrainerApi, 'probe' | 'checkMatmul' | 'memoryBudget' | 'estimateRun' | 'estimateIteration' | 'loseDeviceForTest'>;
 
 interface Active {
   name: string;

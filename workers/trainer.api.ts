@@ -9,7 +9,7 @@ import type { PhaseRow } from '../src/rl/results.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
 import type { MemoryBudget } from '../src/rl/fit.ts';
 import type { ExportFormat } from '../src/store/export.ts';
-import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
+import type { DeviceRates, IterationPrice, RunEstimate } from '../src/rl/estimate.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
@@ -60,6 +60,23 @@ export interface DeviceEstimate extends RunEstimate {
   backend: string;
   rates: DeviceRates;
   /** Seconds the measurement itself took. */
+  measuredInS: number;
+}
+
+/** One DAPO iteration of a run on a pretrained model, measured at its shape and priced (workers/estimate.ts). */
+export interface IterationEstimate extends IterationPrice {
+  preset: string;
+  /** The Hub model the run trains. */
+  model: string;
+  /** The shape measured (a slice of a large model: its rates were divided by `scale`). */
+  shape: string;
+  scale: number;
+  contextTokens: number;
+  maxTurns: number;
+  /** The backend measured, as a run page names it. */
+  backend: string;
+  /** The whole model's rates at a few positions (before contextFactor). */
+  rates: DeviceRates;
   measuredInS: number;
 }
 
@@ -163,6 +180,9 @@ export interface TrainerApi {
   /** How long a run of `preset` would take here: a few seconds of measurement on the backend `backend`
    *  would open and in the worker sandbox, priced over the preset's config (workers/estimate.ts). */
   estimateRun(preset: string, backend: BackendChoice, overrides?: Record<string, ConfigValue>): Promise<DeviceEstimate>;
+  /** One DAPO iteration of a run preset on a pretrained model, priced here: its Hub model's shape measured with
+   *  random weights (about a minute and 2 GB on a CPU), its episodes at their budgets (an upper bound). */
+  estimateIteration(preset: string, backend: BackendChoice): Promise<IterationEstimate>;
   /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;
   /** Test-only: destroy the GPUDevice the WebGPU backend trains on, as a lost device (the device-loss browser test). */

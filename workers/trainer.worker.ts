@@ -8,7 +8,7 @@ import { WebGpuBackend } from '../src/ops/webgpu/backend.ts';
 import { checkMatmul } from '../src/ops/selfcheck.ts';
 import { destroyDeviceForTest, memoryBudget, openBackend } from './backend.ts';
 import { contributeApi } from './contribute.ts';
-import { estimateOnDevice } from './estimate.ts';
+import { estimateOnDevice, iterationOnDevice } from './estimate.ts';
 import { exportApi } from './export.ts';
 import { modelApi } from './models.ts';
 import { runManager } from './runs.ts';
@@ -27,6 +27,7 @@ const context = () => {
   return p;
 };
 
+const runs = runManager((choice, run) => openBackend(choice, context, run));
 const api: WorkerApi = {
   async probe() {
     try {
@@ -42,9 +43,15 @@ const api: WorkerApi = {
     for (const [i, c] of cases.entries()) out.push(await checkMatmul(backend, c, seed + i));
     return out;
   },
-  ...runManager((choice, run) => openBackend(choice, context, run)),
+  ...runs,
   memoryBudget: (choice) => memoryBudget(choice, context),
   estimateRun: (preset, choice, overrides) => estimateOnDevice(preset, choice, (c, run) => openBackend(c, context, run), overrides),
+  async estimateIteration(preset, choice) {
+    // A pretrained shape's measurement takes ~2 GB beside a training run's memory: one at a time.
+    const { run } = await runs.activeRun();
+    if (run) throw new Error(`run "${run}" is training in this tab; pause or stop it, then measure`);
+    return iterationOnDevice(preset, choice, (c, r) => openBackend(c, context, r));
+  },
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),
   ...modelApi(context),

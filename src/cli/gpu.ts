@@ -9,6 +9,7 @@ import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
 import { shapeOfModel } from '../model/shapes.ts';
 import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
 import { resolveConfig } from '../rl/config.ts';
+import { episodeTokens } from '../rl/estimate.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { autoAdapter, autoChoice, openBackend } from './backend.ts';
 import { fmtBytes, printJson, runCommand, UserError } from './output.ts';
@@ -25,22 +26,26 @@ export interface GpuReport {
   reason?: string;
   /** With --preset on a hardware adapter: both backends' rates and the run's price at each. */
   measured?: AutoMeasured;
+  /** With --preset: true where the run's episodes are priced at their budgets (a pretrained model), an upper bound. */
+  priceBound?: boolean;
 }
 
 export async function gpuReport(preset?: string): Promise<GpuReport> {
   const { adapter, reason, driver } = await probeNodeAdapter();
   let auto: { backend: 'webgpu' | 'wasm'; why: string; measured?: AutoMeasured } = autoChoice(adapter, reason);
+  let priceBound: boolean | undefined;
   if (preset !== undefined) {
     const run = Object.hasOwn(RUN_PRESETS, preset) ? RUN_PRESETS[preset] : undefined;
     if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
     const cfg = resolveConfig(run.overrides);
+    priceBound = episodeTokens(cfg).bound;
     // A pretrained preset's Hub model has a known shape (model/shapes.ts): measured at it, with the run's LoRA.
     const shape = shapeOfModel(cfg.model.preset);
     if (!shape) throw new UserError(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files: train it with --backend auto to measure it`);
     // Measured only where there is a choice to make: a hardware adapter (else the rule above decides).
     if (autoAdapter(adapter, reason).kind === 'hardware') auto = (await openBackend('auto', undefined, { cfg, ...runShape(cfg, shape.config) })).auto ?? auto;
   }
-  const measured = auto.measured ? { measured: auto.measured } : {};
+  const measured = auto.measured ? { measured: auto.measured, priceBound } : {};
   if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason, ...measured };
   return {
     ...measured,
@@ -75,7 +80,7 @@ export function registerGpu(program: Command): void {
         console.log(`backend:  ${r.backend} (${r.backendReason})`);
         if (m) {
           for (const k of ['webgpu', 'wasm'] as const) {
-            console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run about ${(m[k].runS / 60).toFixed(1)} min`);
+            console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run ${r.priceBound ? 'at most' : 'about'} ${(m[k].runS / 60).toFixed(1)} min`);
           }
         }
         console.log(`features: ${r.features.join(', ')}`);

@@ -1,10 +1,14 @@
 // How long a run will take on this device, before it starts: the work a resolved config asks for
 // (episodes, turns, test runs, training tokens per phase), priced at three rates measured on the device
 // in a few seconds (training tokens/s at the cloning batch, action tokens/s of batched generation with
-// its prefill, seconds per test run in the run's sandbox). The shape constants below (tokens per
-// episode, share of turns that run the tests, overlap of sandbox and generation, DAPO's refill rounds)
-// come from the micro preset's metrics on the token rung of level 0; the estimate is an "about", and
-// the calibration test holds it to a measured CLI run.
+// its prefill, seconds per test run in the run's sandbox). How many tokens an episode has depends on the
+// model that plays it: for a from-scratch preset the constants below (tokens per episode, share of turns
+// that run the tests, overlap of sandbox and generation, DAPO's refill rounds) come from the micro
+// preset's metrics on the token rung of level 0, and the estimate is an "about" (the calibration test
+// holds it to a measured CLI run); for a pretrained model nothing here has measured its episodes, so
+// they are priced at the config's budgets, and every figure is an "at most" (EpisodeTokens.bound).
+import { tokenWeights, type ModelConfig } from '../model/config.ts';
+import { modelPreset } from '../model/presets.ts';
 import type { RunConfig } from './config.ts';
 
 export interface DeviceRates {
@@ -40,6 +44,8 @@ export interface EstimatePart {
 
 export interface RunEstimate {
   totalS: number;
+  /** True where the episodes were priced at their budgets (a pretrained model): the total is an upper bound. */
+  bound: boolean;
   /** Seconds per part, in run order. */
   parts: EstimatePart[];
 }
@@ -53,6 +59,8 @@ const DRILL_TOKENS = 300;
 const DRILL_STEPS_UNTIL = 1900;
 /** Held-out tasks priced where the config keeps every test task (tasks.maxTest 0) and the caller did not count them. */
 const TEST_TASKS_UNKNOWN = 48;
+/** Training tasks RFT samples where neither rft.tasks nor tasks.maxTrain bounds them: the bundled library's training file. */
+const TRAIN_TASKS_UNKNOWN = 1680;
 /** Tokens of a policy episode, which mostly runs to the turn limit. */
 const POLICY_TOKENS_PER_TURN = 100;
 /** Action tokens the policy writes a turn (one short command). */
@@ -70,14 +78,81 @@ const PASS_PROBE_EPISODES = 8;
 /** Share of RFT episodes that pass (the base's pass rate on training tasks). */
 const RFT_KEPT = 0.07;
 
+/** The tokens of a policy episode, a turn at a time: measured (micro's) or the config's budgets. */
+export interface EpisodeTokens {
+  /** Tokens the policy samples a turn. */
+  action: number;
+  /** Tokens a turn adds to the episode (observation, template, action): what an update trains on. */
+  perTurn: number;
+  /** Test runs an episode makes. */
+  testRuns: number;
+  /** Share of the sandbox's time not hidden behind generation. */
+  sandboxExposed: number;
+  /** True where these are the budgets: every figure priced from them is an upper bound. */
+  bound: boolean;
+}
+
+/**
+ * A run's episode in tokens. A from-scratch preset's are micro's measured level-0 episodes. Any other model's
+ * are its budgets: an episode ends when its context (agent.contextTokens, prompt included) is full, every token
+ * passes through the model once (the policy keeps each episode's KV cache across turns, rl/model-policy.ts)
+ * and is trained on once, so a turn averages at most contextTokens / maxTurns tokens, of which at most
+ * agent.actionTokens are sampled; every turn may run the tests, none overlapped with generation.
+ */
+export function episodeTokens(cfg: RunConfig): EpisodeTokens {
+  const turns = cfg.agent.maxTurns;
+  if (modelPreset(cfg.model.preset)) {
+    return { action: ACTION_TOKENS_PER_TURN, perTurn: POLICY_TOKENS_PER_TURN, testRuns: turns / 2 + 1, sandboxExposed: SANDBOX_EXPOSED, bound: false };
+  }
+  const perTurn = cfg.agent.contextTokens / turns;
+  return { action: Math.min(cfg.agent.actionTokens, perTurn), perTurn, testRuns: turns, sandboxExposed: 1, bound: true };
+}
+
+/** Seconds of one policy episode at `r`: its generation plus the part of its test runs not overlapped. */
+function episodeSeconds(cfg: RunConfig, e: EpisodeTokens, r: DeviceRates): number {
+  return (cfg.agent.maxTurns * e.action) / r.genTokensPerS + e.sandboxExposed * e.testRuns * r.testRunS;
+}
+
+/** One DAPO iteration: a generation round of tasksPerIteration × groupSize episodes, the rounds dynamic
+ *  sampling takes (refill: micro's measured mean, or at most dapo.maxGenBatches for a bound), and the update
+ *  over every token of the batch. */
+export interface DapoIteration {
+  episodes: number;
+  /** Seconds of one generation round (episodes played, tests run). */
+  roundS: number;
+  rounds: number;
+  /** Seconds of the update (every optimiser step of the iteration). */
+  updateS: number;
+  /** rounds × roundS + updateS. */
+  seconds: number;
+}
+
+export function dapoIteration(cfg: RunConfig, r: DeviceRates, e: EpisodeTokens = episodeTokens(cfg)): DapoIteration {
+  const episodes = cfg.dapo.tasksPerIteration * cfg.dapo.groupSize;
+  const rounds = !cfg.dapo.filterGroups ? 1 : e.bound ? cfg.dapo.maxGenBatches : Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches);
+  const roundS = episodes * episodeSeconds(cfg, e, r);
+  const updateS = (episodes * cfg.agent.maxTurns * e.perTurn) / r.trainTokensPerS;
+  return { episodes, roundS, rounds, updateS, seconds: rounds * roundS + updateS };
+}
+
+/**
+ * The arithmetic a token costs at a context of `contextTokens`, over what it costs at the few positions a rate
+ * measurement runs (throughput.ts: ≤ 128). A forward multiplies a token by its weights (2·W flops, W =
+ * tokenWeights) and attends to the c positions before it (QKᵀ and PV: 4·c·NH·HS flops a layer); over an
+ * episode that fills its context c averages contextTokens / 2, so the factor is 1 + L·NH·HS·contextTokens / W.
+ * The backward doubles both terms alike. Qwen2.5-0.5B at 8,192 tokens: 1.36.
+ */
+export function contextFactor(c: ModelConfig, contextTokens: number): number {
+  return 1 + (c.numLayers * c.numHeads * c.headDim * contextTokens) / tokenWeights(c);
+}
+
 /** The estimate of a resolved config at measured device rates; `testTasks`: the held-out tasks the
  *  evaluations will play (after tasks.maxTest), where the caller has counted them. */
 export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number): RunEstimate {
   const phases = cfg.run.phases.split(',').map((s) => s.trim());
   const turns = cfg.agent.maxTurns;
-  const testsPerEpisode = turns / 2 + 1;
-  /** Seconds of one policy episode: its generation plus the part of its test runs not overlapped. */
-  const episodeS = (turns * ACTION_TOKENS_PER_TURN) / r.genTokensPerS + SANDBOX_EXPOSED * testsPerEpisode * r.testRunS;
+  const e = episodeTokens(cfg);
+  const episodeS = episodeSeconds(cfg, e, r);
   const trainS = (tokens: number) => tokens / r.trainTokensPerS;
   const parts: EstimatePart[] = [];
   const evalS = (testTasks ?? (cfg.tasks.maxTest || TEST_TASKS_UNKNOWN)) * cfg.eval.samples * episodeS;
@@ -93,18 +168,19 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number):
     parts.push({ name: 'evaluation of base', phase: 'base', seconds: evalS });
   }
   if (phases.includes('rft')) {
-    const n = cfg.rft.tasks * cfg.rft.samplesPerTask;
+    // rft.tasks 0 samples every training task (tasks.maxTrain of them where it is set).
+    const tasks = cfg.rft.tasks > 0 ? Math.min(cfg.rft.tasks, cfg.tasks.maxTrain || Infinity) : cfg.tasks.maxTrain || TRAIN_TASKS_UNKNOWN;
+    const n = tasks * cfg.rft.samplesPerTask;
     parts.push({ name: 'RFT rollouts', phase: 'rft', seconds: n * episodeS });
-    parts.push({ name: 'RFT updates', phase: 'rft', seconds: trainS(n * RFT_KEPT * cfg.rft.epochs * turns * POLICY_TOKENS_PER_TURN) });
+    // A bound keeps every episode (none is known to fail).
+    parts.push({ name: 'RFT updates', phase: 'rft', seconds: trainS(n * (e.bound ? 1 : RFT_KEPT) * cfg.rft.epochs * turns * e.perTurn) });
     parts.push({ name: 'evaluation of RFT', phase: 'rft', seconds: evalS });
   }
   if (phases.includes('dapo')) {
-    const perIteration = cfg.dapo.tasksPerIteration * cfg.dapo.groupSize;
-    const rounds = cfg.dapo.filterGroups ? Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches) : 1;
-    parts.push({ name: 'DAPO', phase: 'dapo', seconds: cfg.dapo.iterations * (perIteration * rounds * episodeS + trainS(perIteration * turns * POLICY_TOKENS_PER_TURN)) });
+    parts.push({ name: 'DAPO', phase: 'dapo', seconds: cfg.dapo.iterations * dapoIteration(cfg, r, e).seconds });
     parts.push({ name: 'evaluation of DAPO', phase: 'dapo', seconds: evalS });
   }
-  return { totalS: parts.reduce((a, p) => a + p.seconds, 0), parts };
+  return { totalS: parts.reduce((a, p) => a + p.seconds, 0), bound: e.bound, parts };
 }
 
 /** Phase by phase (cloning with its evaluation, and so on), for a short summary. */
@@ -152,4 +228,24 @@ export function runTimeLeft(e: RunEstimate, start: { atMs: number; workS: number
   const took = (now.atMs - start.atMs) / 1000, done = now.workS - start.workS;
   if (took < 20 || done < 0.01 * e.totalS) return null;
   return Math.max(0, e.totalS - now.workS) * (took / done);
+}
+
+/** A DAPO iteration of a run priced on a device: its parts, and how they were priced. */
+export interface IterationPrice extends DapoIteration {
+  /** True where episodes were priced at their budgets: every figure is an "at most". */
+  bound: boolean;
+  /** Tokens an episode has at most (bound) or on average. */
+  tokensPerEpisode: number;
+  /** contextFactor at the run's context, by which a bound divides the measured rates (1 otherwise). */
+  contextFactor: number;
+}
+
+/** What a DAPO iteration of `cfg` costs at `r`, rates measured at `model`'s shape over a few positions. A bound
+ *  prices every token at the run's full context (contextFactor); micro's measured episodes are short, as the
+ *  rows it is measured at. */
+export function priceIteration(cfg: RunConfig, r: DeviceRates, model: ModelConfig): IterationPrice {
+  const e = episodeTokens(cfg);
+  const f = e.bound ? contextFactor(model, cfg.agent.contextTokens) : 1;
+  const atContext = { ...r, trainTokensPerS: r.trainTokensPerS / f, genTokensPerS: r.genTokensPerS / f };
+  return { ...dapoIteration(cfg, atContext, e), bound: e.bound, tokensPerEpisode: cfg.agent.maxTurns * e.perTurn, contextFactor: f };
 }

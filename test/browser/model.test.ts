@@ -165,6 +165,13 @@ describe.skipIf(noBrowserReason)('the Model view', () => {
     await shot('hub');
   });
 
+  it('offers the price of a DAPO iteration of qwen-coder-lora on this device (the first screen\'s section, measured there)', async () => {
+    expect(await page.textContent('#iteration-heading')).toBe('The paper\'s setting on this device');
+    expect(await page.textContent('#iteration-measure')).toBe('Measure what qwen-coder-lora costs here');
+    expect(await page.isEnabled('#iteration-measure')).toBe(true);
+    expect(await page.getAttribute('#iteration-price', 'data-seconds')).toBe('');
+  });
+
   it('loads a cached model after a reload without a single request', async () => {
     await page.reload();
     await page.waitForSelector('#model-cache[data-count="1"]');

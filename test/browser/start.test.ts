@@ -37,6 +37,21 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
     await shot('start');
   });
 
+  it('prices a DAPO iteration of the paper\'s setting here when asked: the 0.5 B shape measured, its episodes at their budgets', async () => {
+    expect(await page.getAttribute('#iteration-price', 'data-seconds')).toBe('');
+    await page.click('#iteration-measure');
+    await page.waitForFunction(() => Number(document.querySelector('#iteration-price')?.getAttribute('data-seconds')) > 0, undefined, { timeout: 300_000 });
+    const head = (await page.textContent('#iteration-price')) ?? '';
+    expect(head).toMatch(/^A DAPO iteration of qwen-coder-lora \(Qwen\/Qwen2\.5-Coder-0\.5B-Instruct\) takes at most (\d+ h )?\d+ min( \d+ s)? on this device \(wasm \(\d+ threads?; the only WebGPU adapter is a software fallback.*\) with one generation round, at most .* with all 3 that dynamic sampling may take\.$/);
+    // Three rounds cost more than one.
+    expect(Number(await page.getAttribute('#iteration-price', 'data-max-seconds'))).toBeGreaterThan(Number(await page.getAttribute('#iteration-price', 'data-seconds')));
+    const parts = await page.$$eval('#iteration-parts li', (ls) => ls.map((l) => l.textContent ?? ''));
+    expect(parts[0]).toMatch(/^Generation round: 64 episodes of at most 8,192 tokens, 20 test runs each/);
+    expect(parts[2]).toMatch(/measured on Qwen\/Qwen2\.5-Coder-0\.5B-Instruct \(2 of 24 blocks\) with random weights and divided by 2\.98; at a context of 8,192 tokens attention makes each token 1\.36× dearer/);
+    expect(await page.isEnabled('#iteration-measure')).toBe(true);
+    await shot('start-iteration-price');
+  }, 330_000);
+
   it('starts the run with one click; the live view shows the episode being played and counts the time left down; Stop ends it within 10 s', async () => {
     const estimated = Number(await page.getAttribute('#start-estimate', 'data-seconds'));
     await page.click('#start-learning');

@@ -2,7 +2,8 @@
 // trainer worker downloads (progress per file and overall, cancellable), checks (config fields, tokenizer,
 // safetensors headers against the config) and caches it in IndexedDB (workers/models.ts); this view shows
 // the progress, the one-line reason of a refusal, the model's summary and memory plan on this adapter
-// (model-report.ts), and the cached models with their sizes, a delete button and the site's storage use.
+// (model-report.ts), the cached models with their sizes, a delete button and the site's storage use, and what
+// a DAPO iteration of the paper's setting costs here (iteration-price.ts).
 import * as Comlink from 'comlink';
 import type { CachedModelInfo, ModelLoadProgress, ModelReport } from '../../../workers/models.api.ts';
 import { ENABLE_WEBGPU_HELP } from '../../gpu/adapter.browser.ts';
@@ -10,6 +11,7 @@ import { formatBytes } from '../../model/planner.ts';
 import { trainer } from '../client.ts';
 import { el, errorText, heading, when } from '../dom.ts';
 import { storageUsage } from '../storage.ts';
+import { iterationPriceSection } from './iteration-price.ts';
 import { paramText, renderModelReport } from './model-report.ts';
 
 /** A picked folder's name (the first part of webkitRelativePath) as a cache name. */
@@ -181,11 +183,14 @@ export function renderModel(root: HTMLElement): () => void {
   });
   void showCache().catch((e) => ((error.hidden = false), (error.textContent = errorText(e))));
 
+  const price = iterationPriceSection();
   root.append(h,
     el('p', {}, 'Load a pretrained Llama, Qwen2 or Qwen3 model. It is checked before it is kept (config fields we do not implement are refused by name; the tokenizer must load; every weight is checked against config.json), then cached in this browser; a run trains it with model.preset set to its idb:models/ path.'),
     gpuNote, hubForm, localForm, progress, error, summary,
-    el('section', { 'aria-labelledby': 'cache-heading', id: 'model-cache-section' }, el('h3', { id: 'cache-heading' }, 'Cached models'), cache, storage.element));
+    el('section', { 'aria-labelledby': 'cache-heading', id: 'model-cache-section' }, el('h3', { id: 'cache-heading' }, 'Cached models'), cache, storage.element),
+    price.section);
   return () => {
     alive = false;
+    price.close();
   };
 }

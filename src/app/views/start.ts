@@ -1,13 +1,15 @@
 // The first screen: what webswe is, one button that starts the run that learns on this device (the
 // micro preset on 96 held-out tasks, on the backend `auto` picks: on a hardware adapter the faster for this run, measured, else the CPU backend), how
 // long it will take here (a few seconds of measurement in the trainer worker, workers/estimate.ts, not
-// a constant), and what the user will see. The full form stays one link away ("Advanced").
+// a constant), and what the user will see. The full form stays one link away ("Advanced"), and what the
+// paper's setting (Qwen2.5-Coder-0.5B with LoRA) would cost here one button away (iteration-price.ts).
 import type { DeviceEstimate } from '../../../workers/trainer.api.ts';
 import { trainer } from '../client.ts';
 import { duration, el, errorText, heading, runHref } from '../dom.ts';
 import { askPersistence } from '../storage.ts';
 import { phaseTotals } from '../../rl/estimate.ts';
 import type { ConfigValue } from '../../rl/config.ts';
+import { iterationPriceSection } from './iteration-price.ts';
 
 /** The run the first screen starts: the preset the learning work established (src/rl/presets.ts)… */
 export const START_PRESET = 'micro';
@@ -22,6 +24,7 @@ export function renderStart(root: HTMLElement): () => void {
   const parts = el('ul', { id: 'start-estimate-parts', class: 'inline-list' });
   const button = el('button', { type: 'button', id: 'start-learning', class: 'primary' }, 'Start the run that learns');
   const error = el('div', { class: 'error', role: 'alert', hidden: true });
+  const price = iterationPriceSection();
   root.append(
     heading('Watch an agent learn to fix bugs'),
     el('p', { class: 'lede' },
@@ -40,6 +43,7 @@ export function renderStart(root: HTMLElement): () => void {
         el('li', {}, 'Curves over time: reward, pass rate of the rollouts, loss, entropy and the clipping of the DAPO update, with the phases as bands.'),
         el('li', {}, 'After each phase, pass@1 on held-out functions the agent never trained on: the number that says whether it learned.'),
         el('li', {}, 'Every episode afterwards in Trajectories; Stop keeps a checkpoint, and Resume continues from it.'))),
+    price.section,
   );
 
   let closed = false;
@@ -75,5 +79,6 @@ export function renderStart(root: HTMLElement): () => void {
   });
   return () => {
     closed = true;
+    price.close();
   };
 }

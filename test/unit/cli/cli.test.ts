@@ -46,6 +46,8 @@ describe('webswe CLI', () => {
       if (doc.adapter && !doc.adapter.isFallbackAdapter) {
         expect(doc.measured.webgpu.runS).toBeGreaterThan(0);
         expect(doc.backendReason).toMatch(new RegExp(`^measured (before )?at ${shape}: the run priced at`));
+        // A pretrained model's episodes are priced at their budgets: an upper bound, said as one.
+        expect(doc.priceBound).toBe(preset === 'qwen-coder-lora');
       } else {
         expect(doc.backend).toBe('wasm');
         expect(doc.measured).toBeUndefined();

@@ -6,7 +6,10 @@
 // scale with the work a config asks for.
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/rl/config.ts';
-import { CALIBRATION_RATES, estimateRun, partOf, phaseTotals, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
+import { CALIBRATION_RATES, contextFactor, dapoIteration, episodeTokens, estimateRun, partOf, phaseTotals, priceIteration, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
+import { tokenWeights } from '../../../src/model/config.ts';
+import { shapeOfModel } from '../../../src/model/shapes.ts';
+import { modelPreset } from '../../../src/model/presets.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 
 // The calibration run's config: the micro preset as it was then (no DAgger, RFT on 256 tasks × 4, 48 held-out tasks),
@@ -81,5 +84,52 @@ describe('estimateRun', () => {
     const at = (stage: string, done: number) => workDone(e, partOf(e, { phase: 'base', stage, done, total: 1000 }, 10)!);
     expect(at('copy drills', 0)).toBeGreaterThan(at('expert episodes', 999));
     expect(at('update', 0)).toBeGreaterThan(at('copy drills', 999));
+  });
+
+  it('prices a pretrained model\'s episodes at their budgets: every figure an upper bound', () => {
+    // micro's episodes are its measured level-0 ones.
+    expect(episodeTokens(resolveConfig(RUN_PRESETS.micro!.overrides))).toMatchObject({ action: 8, perTurn: 100, bound: false });
+    expect(estimateRun(micro, RATES).bound).toBe(false);
+    // qwen-coder-lora: 20 turns in an 8,192-token context, 512 tokens an action: a turn averages at most 409.6
+    // tokens, all of which may be sampled, and every turn may run the tests, none hidden behind generation.
+    const qwen = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
+    expect(episodeTokens(qwen)).toEqual({ action: 409.6, perTurn: 409.6, testRuns: 20, sandboxExposed: 1, bound: true });
+    // A shorter action budget caps the sampled share, not the tokens trained on.
+    expect(episodeTokens(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'agent.actionTokens': 100 }))).toMatchObject({ action: 100, perTurn: 409.6 });
+    // An iteration by hand: 64 episodes; a round plays each to 8,192 sampled tokens and 20 test runs; dynamic
+    // sampling takes at most dapo.maxGenBatches (3) rounds; the update trains every token once.
+    const r = { trainTokensPerS: 20, genTokensPerS: 4, testRunS: 0.5 };
+    const it = dapoIteration(qwen, r);
+    expect(it.episodes).toBe(64);
+    expect(it.rounds).toBe(3);
+    expect(it.roundS).toBeCloseTo(64 * (8192 / 4 + 20 * 0.5), 6);
+    expect(it.updateS).toBeCloseTo((64 * 8192) / 20, 6);
+    expect(it.seconds).toBeCloseTo(3 * it.roundS + it.updateS, 6);
+    expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'dapo.filterGroups': false }), r).rounds).toBe(1);
+    // The whole run is a bound too, its DAPO part iterations × the iteration, RFT keeping every episode.
+    const e = estimateRun(qwen, r, 80);
+    expect(e.bound).toBe(true);
+    expect(e.parts.find((p) => p.name === 'DAPO')!.seconds).toBeCloseTo(40 * it.seconds, 3);
+    expect(e.parts.find((p) => p.name === 'RFT updates')!.seconds).toBeCloseTo((400 * 4 * 8192) / 20, 3);
+  });
+
+  it('prices a bound at the run\'s context: attention over 4,096 positions on average, by the arithmetic', () => {
+    const q = shapeOfModel('Qwen/Qwen2.5-Coder-0.5B-Instruct')!.config;
+    // 24 layers × 14 heads × 64 dims × 8,192 tokens over the 494 M weights a token is multiplied by (tied embedding).
+    expect(tokenWeights(q)).toBe(494032768);
+    expect(contextFactor(q, 8192)).toBeCloseTo(1 + (24 * 14 * 64 * 8192) / 494032768, 9);
+    expect(contextFactor(q, 8192)).toBeGreaterThan(1.35);
+    expect(contextFactor(q, 8192)).toBeLessThan(1.37);
+    expect(contextFactor(q, 1024) - 1).toBeCloseTo((contextFactor(q, 8192) - 1) / 8, 9);
+    const qwen = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
+    const r = { trainTokensPerS: 20, genTokensPerS: 4, testRunS: 0.5 };
+    const f = contextFactor(q, 8192);
+    const p = priceIteration(qwen, r, q);
+    expect(p).toMatchObject({ bound: true, tokensPerEpisode: 8192, contextFactor: f, rounds: 3, episodes: 64 });
+    expect(p.updateS).toBeCloseTo(dapoIteration(qwen, r).updateS * f, 6);
+    expect(p.roundS).toBeCloseTo(64 * ((8192 * f) / 4 + 20 * 0.5), 6);
+    // micro's measured episodes are not scaled.
+    const m = resolveConfig(RUN_PRESETS.micro!.overrides);
+    expect(priceIteration(m, RATES, modelPreset(m.model.preset)!.config)).toMatchObject({ bound: false, contextFactor: 1, ...dapoIteration(m, RATES) });
   });
 });
