@@ -9,7 +9,9 @@
 //   3 params  uniform            Params
 // Work: one workgroup of 256 invocations per row; invocation i scans columns i, i + 256, … keeping the
 //   first maximum, then a fixed tree on (value, index) (ties: the smaller index); a second pass sums
-//   exp(x − max) the same way. 2 KiB of workgroup memory.
+//   exp(x − max) the same way. 2 KiB of workgroup memory. With subgroups the (value, index) tree is two
+//   subgroup rounds (largest value, then the smallest index holding it) around one barrier, every
+//   subgroup covering all 256 entries: the same winner, exactly; the sum keeps its tree (its order is its bits).
 // Dispatch (min(B, 65535), ceil(B / 65535)): row = wid.y · num_workgroups.x + wid.x.
 // Writes `=`. Limits: V < 2^31; finite logits.
 
@@ -25,23 +27,47 @@ struct Params {
 @group(0) @binding(3) var<uniform> params: Params;
 
 const WG: u32 = 256u;
+const NONE: u32 = 0xffffffffu;
+const LOWEST_F32: f32 = -3.40282346638528859812e38;  // below every finite logit but its own value
 
 var<workgroup> val: array<f32, 256>;
 var<workgroup> idx: array<u32, 256>;
 
 @compute @workgroup_size(256, 1, 1)
+// ---- subgroups
+fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(subgroup_invocation_id) sgLane: u32, @builtin(subgroup_size) sgSize: u32) {
+// ---- no subgroups
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+// ---- end subgroups
   let row = wid.y * nwg.x + wid.x;
   if (row >= params.B) { return; }
   let V = params.V;
   let base = row * V;
 
   var best = -3.0e38;
-  var bi = 0xffffffffu;  // no column yet (V < 256): loses every tie
+  var bi = NONE;         // no column yet (V < 256): loses every tie
   for (var j = li; j < V; j += WG) {
     let x = logits[base + j];
-    if (x > best || bi == 0xffffffffu) { best = x; bi = j; }
+    if (x > best || bi == NONE) { best = x; bi = j; }
   }
+  // ---- subgroups
+  // The subgroup's largest value, then the smallest column holding it (lanes without a column offer none).
+  let sm = subgroupMax(select(best, LOWEST_F32, bi == NONE));
+  val[li] = sm;
+  idx[li] = subgroupMin(select(NONE, bi, bi != NONE && best == sm));
+  workgroupBarrier();
+  var b2 = LOWEST_F32;                                           // every subgroup covers all 256 entries
+  var i2 = NONE;
+  for (var j = sgLane; j < WG; j += sgSize) {
+    if (idx[j] != NONE && (val[j] > b2 || (val[j] == b2 && idx[j] < i2) || i2 == NONE)) {
+      b2 = val[j];
+      i2 = idx[j];
+    }
+  }
+  let m = subgroupMax(select(b2, LOWEST_F32, i2 == NONE));
+  let id = subgroupMin(select(NONE, i2, i2 != NONE && b2 == m));
+  // ---- no subgroups
   val[li] = best;
   idx[li] = bi;
   workgroupBarrier();
@@ -49,7 +75,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
     if (li < k) {
       let v2 = val[li + k];
       let i2 = idx[li + k];
-      if (i2 != 0xffffffffu && (v2 > val[li] || (v2 == val[li] && i2 < idx[li]) || idx[li] == 0xffffffffu)) {
+      if (i2 != NONE && (v2 > val[li] || (v2 == val[li] && i2 < idx[li]) || idx[li] == NONE)) {
         val[li] = v2;
         idx[li] = i2;
       }
@@ -58,6 +84,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   }
   let m = val[0];
   let id = idx[0];
+  // ---- end subgroups
   workgroupBarrier();
 
   var s = 0.0;

@@ -11,7 +11,9 @@
 //   3 ids        storage read_write  i32  (B_all)
 //   4 logp       storage read_write  f32  (B_all)
 //   5 params     uniform            Params
-// Work: one workgroup of 256 invocations per row: (1) row max by a fixed tree; (2) invocation i sums
+// Work: one workgroup of 256 invocations per row: (1) row max by a fixed tree (with subgroups: each
+//   subgroup's max, one barrier, then every subgroup the max of red[sgLane], red[sgLane + size], …, a cover
+//   of all 256 whatever invocations form a subgroup; max is exact, so the same bits); (2) invocation i sums
 //   e = exp((x − max) / T) over its contiguous chunk [i·C, (i+1)·C), C = ceil(V / 256); invocation 0
 //   scans the 256 sums in order (exclusive prefixes, total Z) and draws u; (3) the one invocation
 //   whose [prefix, prefix + sum) holds u·Z walks its chunk to the first running sum > u·Z.
@@ -70,7 +72,12 @@ var<workgroup> total: f32;
 var<workgroup> uni: f32;
 
 @compute @workgroup_size(256, 1, 1)
+// ---- subgroups
+fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(subgroup_invocation_id) sgLane: u32, @builtin(subgroup_size) sgSize: u32) {
+// ---- no subgroups
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+// ---- end subgroups
   let row = wid.y * nwg.x + wid.x;
   if (row >= params.B) { return; }
   let V = params.V;
@@ -79,6 +86,13 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
 
   var m = LOWEST;
   for (var j = li; j < V; j += WG) { m = max(m, logits[base + j]); }
+  // ---- subgroups
+  red[li] = subgroupMax(m);                                      // each subgroup's max…
+  workgroupBarrier();
+  var ms = LOWEST;                                               // …then each subgroup's lanes cover all of red
+  for (var j = sgLane; j < WG; j += sgSize) { ms = max(ms, red[j]); }
+  m = subgroupMax(ms);
+  // ---- no subgroups
   red[li] = m;
   workgroupBarrier();
   for (var k = WG / 2u; k > 0u; k >>= 1u) {
@@ -86,6 +100,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
     workgroupBarrier();
   }
   m = red[0];
+  // ---- end subgroups
   var tau = LOWEST;
   if (FILTERED) { tau = threshold[row]; }
 

@@ -65,8 +65,23 @@ export async function benchOps(ctx: GpuContext, opts: KernelBenchOptions): Promi
   let step = 0;
   await op('adamw', `${P} params`, () => be.adamw(p, gr, m, vv, { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, step: ++step }, { norm: gn, maxNorm: 1 }), { bytes: 7 * P * 4 }, 'read p, g, m, v; write p, m, v');
   const slog = f32([B, V], -4, 4), counters = i32(B, 1000);
-  await op('sample', `B ${B}, V ${V}`, () => { const r = be.sample(slog, counters, { seed: 1 }); return [r.ids, r.logp]; }, { bytes: B * V * 4 }, 'Philox draw + inverse CDF per row');
-  await op('argmax', `B ${B}, V ${V}`, () => { const r = be.argmax(slog); return [r.ids, r.logp]; }, { bytes: B * V * 4 }, 'one read per row');
+  const sampleRun = () => { const r = be.sample(slog, counters, { seed: 1 }); return [r.ids, r.logp]; };
+  const argmaxRun = () => { const r = be.argmax(slog); return [r.ids, r.logp]; };
+  const sampled = await op('sample', `B ${B}, V ${V}`, sampleRun, { bytes: B * V * 4 }, 'Philox draw + inverse CDF per row');
+  const greedy = await op('argmax', `B ${B}, V ${V}`, argmaxRun, { bytes: B * V * 4 }, 'one read per row');
+  // Their row max has a subgroup path (the same bits): beside it, the fallback's tree on the same device.
+  if (ctx.subgroups) {
+    ctx.subgroups = false;
+    try {
+      for (const [r, run] of [[sampled, sampleRun], [greedy, argmaxRun]] as const) {
+        opts.onProgress?.(`${r.op} ${r.shape} without subgroups`);
+        const t = await measure(() => run().forEach((x) => be.free(x)), () => ctx.sync(), opts.measure);
+        Object.assign(r, { peer: 'ours without subgroups', peer_ms: t.ms, ratio: t.ms / r.ms });
+      }
+    } finally {
+      ctx.subgroups = true;
+    }
+  }
 
   // Attention at T tokens, one sequence: tiled (ours) vs naive (ours, T×T) vs TF.js ops.
   const aq = f32([1, T, NH, HS]), ak = f32([1, T, NKV, HS]), av = f32([1, T, NKV, HS]), seg = be.zeros([1, T], 'i32');

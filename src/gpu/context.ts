@@ -5,7 +5,7 @@
 // exceptions, device loss wired to one observable place, and timing (timestamp queries, else
 // submissions).
 import { GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError, KernelCompileError } from './errors.ts';
-import { kernelSource } from './kernels.ts';
+import { kernelSource, kernelVariant } from './kernels.ts';
 import { overrideConstants, packParams, paramsByteSize, type KernelDecl } from './kernel.ts';
 import { sizeClass } from './size-class.ts';
 
@@ -53,6 +53,16 @@ export class GpuContext {
    *  options.bindingLimit), a multiple of 4. Tensors past it are split into row chunks by the ops. */
   readonly bindingLimit: number;
   readonly features: ReadonlySet<string>;
+  /** Whether kernels with a subgroup path compile it (default: where the device has 'subgroups'). A bench or
+   *  test may turn it off to run the fallback on the same device; turning it on without the feature throws. */
+  get subgroups(): boolean {
+    return this.useSubgroups;
+  }
+  set subgroups(on: boolean) {
+    if (on && !this.features.has('subgroups')) throw new Error(`GpuContext: this device has no 'subgroups' feature (adapter ${this.adapter.vendor} ${this.adapter.architecture})`);
+    this.useSubgroups = on;
+  }
+  private useSubgroups: boolean;
   /** Pipelines by kernel and constants, shared by every context on this device (they are device
    *  objects: a second context, e.g. one with a lower binding limit, compiles nothing again). */
   private readonly pipelines: Map<string, GPUComputePipeline>;
@@ -91,6 +101,7 @@ export class GpuContext {
     if (!(Number.isFinite(pool) && pool >= 0)) throw new Error(`GpuContext: poolLimit must be a number of bytes ≥ 0, got ${pool}`);
     this.poolLimit = pool;
     this.features = new Set(device.features as unknown as Iterable<string>);
+    this.useSubgroups = this.features.has('subgroups');
     device.lost.then((info) => {
       if (info.reason === 'destroyed' && this.disposed) return;
       this.lostError = new GpuDeviceLostError(info.reason, info.message || 'no message');
@@ -237,13 +248,16 @@ export class GpuContext {
 
   /** Create (or reuse) the pipeline for a kernel and its override constants. */
   pipeline(decl: KernelDecl, constants: Record<string, boolean | number> = {}): GPUComputePipeline {
-    const key = `${decl.file}|${decl.entry}|${JSON.stringify(constants)}`;
+    const sg = decl.subgroups === true && this.useSubgroups;
+    const key = `${decl.file}|${decl.entry}|${JSON.stringify(constants)}${sg ? '|subgroups' : ''}`;
     let p = this.pipelines.get(key);
     if (p) return p;
     this.checkAlive();
-    const label = `${decl.file}${Object.keys(constants).length ? ` ${JSON.stringify(constants)}` : ''}`;
+    const label = `${decl.file}${Object.keys(constants).length ? ` ${JSON.stringify(constants)}` : ''}${sg ? ' (subgroups)' : ''}`;
     this.device.pushErrorScope('validation');
-    const module = this.device.createShaderModule({ label: decl.file, code: kernelSource(decl.file) });
+    const text = kernelSource(decl.file);
+    const code = decl.subgroups ? kernelVariant(decl.file, text, sg) : text;
+    const module = this.device.createShaderModule({ label: decl.file, code });
     p = this.device.createComputePipeline({
       label,
       layout: 'auto',

@@ -17,6 +17,8 @@ export interface KernelDecl<P extends string = string, O extends string = string
   overrides: Readonly<Record<O, 'bool' | ScalarType>>;
   /** @workgroup_size as declared in the file (checked by the declaration test). */
   workgroupSize: readonly [number, number, number];
+  /** The file marks a subgroup path (kernels.ts kernelVariant), compiled where the device has 'subgroups'. */
+  subgroups?: boolean;
 }
 
 export function defineKernel<P extends string, O extends string>(decl: KernelDecl<P, O>): KernelDecl<P, O> {

@@ -8,6 +8,8 @@ import { GpuContext, sizeClass } from '../../src/gpu/context.ts';
 import { GpuDeviceLostError, GpuOutOfMemoryError, KernelCompileError } from '../../src/gpu/errors.ts';
 import { kernelSource, overrideKernelSource } from '../../src/gpu/kernels.ts';
 import { MATMUL } from '../../src/ops/webgpu/matmul.ts';
+import { SAMPLE } from '../../src/ops/webgpu/sample.ts';
+import { ARGMAX } from '../../src/ops/webgpu/argmax.ts';
 import { WebGpuBackend } from '../../src/ops/webgpu/backend.ts';
 import { gpuIt, sharedContext } from '../helpers/gpu.ts';
 
@@ -124,6 +126,30 @@ describe('GpuContext', () => {
     expect(ctx.pipeline(MATMUL, { TRANS_A: false, TRANS_B: true })).toBe(p1);
     expect(ctx.pipeline(MATMUL, { TRANS_A: true, TRANS_B: true })).not.toBe(p1);
     await ctx.compile(MATMUL, { TRANS_A: true, TRANS_B: true });
+  });
+
+  gpuIt('compiles a subgroup path only where the device has the feature, each variant its own pipeline', async () => {
+    const ctx = await sharedContext();
+    const has = ctx.features.has('subgroups');
+    expect(ctx.subgroups).toBe(has);
+    // A device asked without the feature runs the fallback and refuses the subgroup path.
+    const plain = await nodeContext({ withoutFeatures: ['subgroups'] });
+    expect(plain.features.has('subgroups')).toBe(false);
+    expect(plain.subgroups).toBe(false);
+    expect(() => (plain.subgroups = true)).toThrow(/this device has no 'subgroups' feature/);
+    await plain.compile(SAMPLE, { FILTERED: true });
+    plain.dispose();
+    if (!has) return;
+    const sg = ctx.pipeline(SAMPLE, { FILTERED: false });
+    ctx.subgroups = false;
+    try {
+      expect(ctx.pipeline(SAMPLE, { FILTERED: false })).not.toBe(sg);
+      await ctx.compile(SAMPLE, { FILTERED: false });
+    } finally {
+      ctx.subgroups = true;
+    }
+    expect(ctx.pipeline(SAMPLE, { FILTERED: false })).toBe(sg);
+    await ctx.compile(ARGMAX);
   });
 
   gpuIt('times work by timestamp queries and, without them, by whole submissions', async () => {

@@ -19,6 +19,7 @@ export const ARGMAX = defineKernel({
   params: { B: 'u32', V: 'u32', row0: 'u32' },
   overrides: {},
   workgroupSize: [256, 1, 1],
+  subgroups: true,
 });
 
 export function argmax(ctx: GpuContext, logits: GpuTensor, gridMax?: number): { ids: GpuTensor; logp: GpuTensor } {

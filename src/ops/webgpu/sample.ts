@@ -25,6 +25,7 @@ export const SAMPLE = defineKernel({
   params: { B: 'u32', V: 'u32', keyLo: 'u32', keyHi: 'u32', temperature: 'f32', row0: 'u32' },
   overrides: { FILTERED: 'bool' },
   workgroupSize: [256, 1, 1],
+  subgroups: true,
 });
 
 export const SAMPLE_FILTER = defineKernel({
