@@ -83,7 +83,7 @@ async function resolve(choice: BackendChoice, context: () => Promise<GpuContext>
   const batch = { trainRows: run.cfg.bc.batchEpisodes, rolloutRows: run.cfg.agent.rolloutBatch };
   const name = [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unnamed';
   const auto = await chooseAuto({
-    adapter: { kind: 'hardware', name }, cfg: run.cfg, shape: shape.name, cache: autoCache, scale: shape.scale,
+    adapter: { kind: 'hardware', name }, cfg: run.cfg, model: run.config, shape: shape.name, cache: autoCache, scale: shape.scale,
     key: autoKey(name, shapeKey(shape.config, shape.lora), batch, wasmThreads()),
     measure: async (kind) => {
       const be = kind === 'webgpu' ? gpuBackend(ctx) : await wasmBackend();

@@ -112,7 +112,7 @@ export async function openBackend(choice: string, threadsText?: string, run?: Au
     const batch = { trainRows: run.cfg.bc.batchEpisodes, rolloutRows: run.cfg.agent.rolloutBatch };
     process.stderr.write(`webswe: auto: pricing this run on webgpu and on wasm (${shape.name}) unless measured before\n`);
     auto = await chooseAuto({
-      adapter, cfg: run.cfg, shape: shape.name, key: autoKey(adapter.name, shapeKey(shape.config, shape.lora), batch, threads), cache, scale: shape.scale,
+      adapter, cfg: run.cfg, model: run.config, shape: shape.name, key: autoKey(adapter.name, shapeKey(shape.config, shape.lora), batch, threads), cache, scale: shape.scale,
       measure: async (kind) => measureRates(kind === 'webgpu' ? await webgpu() : await wasm(), shape, batch),
     });
   }

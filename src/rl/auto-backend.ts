@@ -15,7 +15,7 @@ import type { LoraConfig } from '../model/lora.ts';
 import { modelPreset } from '../model/presets.ts';
 import type { ModelShape } from '../model/shapes.ts';
 import type { RunConfig } from './config.ts';
-import { CALIBRATION_RATES, estimateRun } from './estimate.ts';
+import { CALIBRATION_RATES, estimateRun, ratesAtContext } from './estimate.ts';
 import { loraOf } from './session.ts';
 
 export type AutoBackend = 'webgpu' | 'wasm';
@@ -96,9 +96,10 @@ export interface MeasureBatch {
 export const autoKey = (adapter: string, shape: string, batch: MeasureBatch, threads: number) =>
   `${adapter} · ${shape} · train ${batch.trainRows} rows, rollout ${batch.rolloutRows} rows · ${threads} threads`;
 
-/** The run's seconds at these rates (sandbox time is the same on both backends: the calibration's). */
-export function priceRun(cfg: RunConfig, r: ModelRates): number {
-  return estimateRun(cfg, { ...r, testRunS: CALIBRATION_RATES.testRunS }).totalS;
+/** The run's seconds at these rates, measured at `model`'s shape over a few positions (ratesAtContext; sandbox
+ *  time is the same on both backends: the calibration's). */
+export function priceRun(cfg: RunConfig, r: ModelRates, model: ModelConfig): number {
+  return estimateRun(cfg, { ...ratesAtContext(cfg, r, model).rates, testRunS: CALIBRATION_RATES.testRunS }).totalS;
 }
 
 const fmtS = (s: number) => (s >= 120 ? `${(s / 60).toFixed(0)} min` : `${s.toFixed(0)} s`);
@@ -128,6 +129,8 @@ export function ruleChoice(a: AutoAdapter): AutoDecision | null {
 export async function chooseAuto(o: {
   adapter: AutoAdapter;
   cfg: RunConfig;
+  /** The run's whole model (its arithmetic at the run's context: priceRun). */
+  model: ModelConfig;
   /** The measured shape's name (measurementShape), for the line a person reads. */
   shape: string;
   /** The cache key (autoKey). */
@@ -144,8 +147,8 @@ export async function chooseAuto(o: {
   if (!hit) await o.cache.set(o.key, rates).catch(() => {});
   const s = o.scale ?? 1;
   const whole = (r: ModelRates): ModelRates => ({ trainTokensPerS: r.trainTokensPerS / s, genTokensPerS: r.genTokensPerS / s });
-  const webgpu = { ...whole(rates.webgpu), runS: priceRun(o.cfg, whole(rates.webgpu)) };
-  const wasm = { ...whole(rates.wasm), runS: priceRun(o.cfg, whole(rates.wasm)) };
+  const webgpu = { ...whole(rates.webgpu), runS: priceRun(o.cfg, whole(rates.webgpu), o.model) };
+  const wasm = { ...whole(rates.wasm), runS: priceRun(o.cfg, whole(rates.wasm), o.model) };
   const m: AutoMeasured = { backend: webgpu.runS < wasm.runS ? 'webgpu' : 'wasm', webgpu, wasm };
   const shape = s === 1 ? o.shape : `${o.shape}, its rates over ${s.toFixed(1)} for the whole model's arithmetic`;
   return { backend: m.backend, why: measuredWhy(m, shape, Boolean(hit)), measured: m, ...(hit ? { cached: true } : {}) };

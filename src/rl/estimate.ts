@@ -240,12 +240,17 @@ export interface IterationPrice extends DapoIteration {
   contextFactor: number;
 }
 
-/** What a DAPO iteration of `cfg` costs at `r`, rates measured at `model`'s shape over a few positions. A bound
- *  prices every token at the run's full context (contextFactor); micro's measured episodes are short, as the
- *  rows it is measured at. */
+/** What a DAPO iteration of `cfg` costs at `r`, rates measured at `model`'s shape over a few positions
+ *  (ratesAtContext). */
 export function priceIteration(cfg: RunConfig, r: DeviceRates, model: ModelConfig): IterationPrice {
   const e = episodeTokens(cfg);
-  const f = e.bound ? contextFactor(model, cfg.agent.contextTokens) : 1;
-  const atContext = { ...r, trainTokensPerS: r.trainTokensPerS / f, genTokensPerS: r.genTokensPerS / f };
-  return { ...dapoIteration(cfg, atContext, e), bound: e.bound, tokensPerEpisode: cfg.agent.maxTurns * e.perTurn, contextFactor: f };
+  const { rates, factor } = ratesAtContext(cfg, r, model);
+  return { ...dapoIteration(cfg, rates, e), bound: e.bound, tokensPerEpisode: cfg.agent.maxTurns * e.perTurn, contextFactor: factor };
+}
+
+/** Rates measured at a few positions as a bound prices them: divided by contextFactor at the run's context
+ *  (micro's measured episodes are as short as the rows they are measured at: unchanged). */
+export function ratesAtContext<R extends { trainTokensPerS: number; genTokensPerS: number }>(cfg: RunConfig, r: R, model: ModelConfig): { rates: R; factor: number } {
+  const factor = episodeTokens(cfg).bound ? contextFactor(model, cfg.agent.contextTokens) : 1;
+  return { rates: { ...r, trainTokensPerS: r.trainTokensPerS / factor, genTokensPerS: r.genTokensPerS / factor }, factor };
 }

@@ -21,7 +21,7 @@ describe('auto by measurement on WebGPU (SwiftShader) and WASM', () => {
     const batch = { trainRows: 1, rolloutRows: 2 };
     const kept = new Map<string, AutoRates>();
     const d = await chooseAuto({
-      adapter: { kind: 'hardware', name: 'swiftshader (asked as hardware)' }, cfg, shape: 'scratch-30k', key: 'k',
+      adapter: { kind: 'hardware', name: 'swiftshader (asked as hardware)' }, cfg, model: MODEL_PRESETS['scratch-30k'].config, shape: 'scratch-30k', key: 'k',
       cache: { get: async (k) => kept.get(k), set: async (k, v) => void kept.set(k, v) },
       measure: (kind) => measureRates({ name: kind, be: kind === 'webgpu' ? gpu : wasm }, MODEL_PRESETS['scratch-30k'], batch),
     });

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autoCachePath, fileAutoCache } from '../../../src/cli/backend.ts';
-import { MODEL_PRESETS } from '../../../src/model/presets.ts';
+import { MODEL_PRESETS, modelPreset } from '../../../src/model/presets.ts';
 import { PRETRAINED_SHAPES } from '../../../src/model/shapes.ts';
 import { autoKey, chooseAuto, measurementShape, priceRun, runShape, shapeKey, type AutoBackend, type AutoCache, type AutoRates, type ModelRates } from '../../../src/rl/auto-backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
+import { CALIBRATION_RATES, contextFactor, estimateRun } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
 import { measureRates } from '../../../src/rl/throughput.ts';
 import { wasmBackendNode } from '../../../src/ops/wasm/threads.node.ts';
@@ -18,6 +19,7 @@ import type { Backend } from '../../../src/ops/backend.ts';
 import type { Tensor } from '../../../src/ops/tensor.ts';
 
 const cfg = resolveConfig(RUN_PRESETS.micro!.overrides);
+const MICRO = modelPreset(cfg.model.preset)!.config;
 const memCache = (): AutoCache & { map: Map<string, AutoRates> } => {
   const map = new Map<string, AutoRates>();
   return { map, get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) };
@@ -35,7 +37,7 @@ describe('auto by measurement', () => {
   it('takes WASM without measuring where there is no adapter or only a software fallback', async () => {
     for (const adapter of [{ kind: 'none' as const, reason: 'no Vulkan driver' }, { kind: 'fallback' as const, name: 'swiftshader' }]) {
       const m = measuring(H200_MICRO), cache = memCache();
-      const d = await chooseAuto({ adapter, cfg, shape: 'scratch-160k', key: 'k', measure: m.measure, cache });
+      const d = await chooseAuto({ adapter, cfg, model: MICRO, shape: 'scratch-160k', key: 'k', measure: m.measure, cache });
       expect(d.backend).toBe('wasm');
       expect(d.why).toMatch(adapter.kind === 'none' ? /^no WebGPU adapter \(no Vulkan driver\)$/ : /software fallback \(swiftshader\)/);
       expect(m.calls).toEqual([]);
@@ -45,16 +47,16 @@ describe('auto by measurement', () => {
 
   it('on a hardware adapter, opens the backend that prices the run lower, and says so with both figures', async () => {
     const m = measuring(H200_MICRO);
-    const d = await chooseAuto({ adapter: hw, cfg, shape: 'scratch-160k', key: 'k', measure: m.measure, cache: memCache() });
+    const d = await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 'scratch-160k', key: 'k', measure: m.measure, cache: memCache() });
     expect(m.calls).toEqual(['webgpu', 'wasm']);
     // Rollouts dominate micro's run: the faster decoder wins although the GPU trains 3× faster.
     expect(d.backend).toBe('wasm');
     expect(d.measured!.wasm.runS).toBeLessThan(d.measured!.webgpu.runS);
-    expect(d.measured!.webgpu.runS).toBeCloseTo(priceRun(cfg, H200_MICRO.webgpu), 6);
+    expect(d.measured!.webgpu.runS).toBeCloseTo(priceRun(cfg, H200_MICRO.webgpu, MICRO), 6);
     expect(d.why).toMatch(/^measured at scratch-160k: the run priced at \d+ (min|s) on wasm against \d+ (min|s) on webgpu \(generation 1,337 vs 4,353 tokens\/s, training 90,000 vs 30,000 tokens\/s, webgpu vs wasm\)$/);
     // A GPU that decodes faster too: WebGPU.
     const fast = measuring({ webgpu: { trainTokensPerS: 90_000, genTokensPerS: 9_000 }, wasm: H200_MICRO.wasm });
-    const g = await chooseAuto({ adapter: hw, cfg, shape: 'scratch-160k', key: 'k', measure: fast.measure, cache: memCache() });
+    const g = await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 'scratch-160k', key: 'k', measure: fast.measure, cache: memCache() });
     expect(g.backend).toBe('webgpu');
     expect(g.why).toMatch(/on webgpu against .* on wasm/);
   });
@@ -68,35 +70,42 @@ describe('auto by measurement', () => {
     expect(scale).toBeLessThan(3.1);
     expect(measurementShape('micro', MODEL_PRESETS['scratch-160k'].config).scale).toBe(1);
     const cache = memCache();
-    const d = await chooseAuto({ adapter: hw, cfg, shape: 'q (2 of 24 blocks)', key: 'k', measure: measuring(H200_MICRO).measure, cache, scale });
+    // qwen-coder-lora's episodes are priced at their budgets, so its rates also pay attention at its 8,192-token context.
+    const qcfg = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
+    const d = await chooseAuto({ adapter: hw, cfg: qcfg, model: full, shape: 'q (2 of 24 blocks)', key: 'k', measure: measuring(H200_MICRO).measure, cache, scale });
     expect(d.measured!.webgpu.genTokensPerS).toBeCloseTo(H200_MICRO.webgpu.genTokensPerS / scale, 9);
-    expect(d.measured!.wasm.runS).toBeCloseTo(priceRun(cfg, { trainTokensPerS: H200_MICRO.wasm.trainTokensPerS / scale, genTokensPerS: H200_MICRO.wasm.genTokensPerS / scale }), 6);
+    const f = contextFactor(full, 8192);
+    const atContext = { trainTokensPerS: H200_MICRO.wasm.trainTokensPerS / scale / f, genTokensPerS: H200_MICRO.wasm.genTokensPerS / scale / f, testRunS: CALIBRATION_RATES.testRunS };
+    expect(d.measured!.wasm.runS).toBeCloseTo(estimateRun(qcfg, atContext).totalS, 3);
+    expect(priceRun(qcfg, H200_MICRO.wasm, full)).toBeCloseTo(estimateRun(qcfg, { ...atContext, trainTokensPerS: atContext.trainTokensPerS * scale, genTokensPerS: atContext.genTokensPerS * scale }).totalS, 3);
+    // micro's measured episodes are not scaled by a context.
+    expect(priceRun(cfg, H200_MICRO.wasm, MICRO)).toBeCloseTo(estimateRun(cfg, { ...H200_MICRO.wasm, testRunS: CALIBRATION_RATES.testRunS }).totalS, 6);
     expect(d.why).toMatch(/^measured at q \(2 of 24 blocks\), its rates over 3\.0 for the whole model's arithmetic: the run priced at/);
     expect(await cache.get('k')).toEqual(H200_MICRO);
   });
 
   it('gives a tie to WASM', async () => {
     const same = { trainTokensPerS: 1000, genTokensPerS: 100 };
-    const d = await chooseAuto({ adapter: hw, cfg, shape: 's', key: 'k', measure: measuring({ webgpu: same, wasm: same }).measure, cache: memCache() });
+    const d = await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 's', key: 'k', measure: measuring({ webgpu: same, wasm: same }).measure, cache: memCache() });
     expect(d.backend).toBe('wasm');
   });
 
   it('measures once per key: the next run reads the rates, prices its own config and picks the same', async () => {
     const cache = memCache();
     const first = measuring(H200_MICRO);
-    const a = await chooseAuto({ adapter: hw, cfg, shape: 's', key: 'k1', measure: first.measure, cache });
+    const a = await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 's', key: 'k1', measure: first.measure, cache });
     const again = measuring({ webgpu: { trainTokensPerS: 1, genTokensPerS: 1 }, wasm: { trainTokensPerS: 1, genTokensPerS: 1 } });
-    const b = await chooseAuto({ adapter: hw, cfg, shape: 's', key: 'k1', measure: again.measure, cache });
+    const b = await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 's', key: 'k1', measure: again.measure, cache });
     expect(again.calls).toEqual([]);
     expect(b.cached).toBe(true);
     expect(b.backend).toBe(a.backend);
     expect(b.why).toMatch(/^measured before at s:/);
     // A run that only trains (cloning alone, no rollouts but its evaluation) is priced from the same rates.
     const trainOnly = resolveConfig(RUN_PRESETS.micro!.overrides, { 'run.phases': 'base', 'eval.samples': 1, 'tasks.maxTest': 1 });
-    expect(priceRun(trainOnly, H200_MICRO.webgpu)).toBeLessThan(priceRun(trainOnly, H200_MICRO.wasm));
-    expect((await chooseAuto({ adapter: hw, cfg: trainOnly, shape: 's', key: 'k1', measure: again.measure, cache })).backend).toBe('webgpu');
+    expect(priceRun(trainOnly, H200_MICRO.webgpu, MICRO)).toBeLessThan(priceRun(trainOnly, H200_MICRO.wasm, MICRO));
+    expect((await chooseAuto({ adapter: hw, cfg: trainOnly, model: MICRO, shape: 's', key: 'k1', measure: again.measure, cache })).backend).toBe('webgpu');
     // Another key (another shape, batch, adapter or thread count) is measured.
-    await chooseAuto({ adapter: hw, cfg, shape: 's', key: 'k2', measure: again.measure, cache });
+    await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 's', key: 'k2', measure: again.measure, cache });
     expect(again.calls).toEqual(['webgpu', 'wasm']);
   });
 
@@ -113,7 +122,7 @@ describe('auto by measurement', () => {
     writeFileSync(path, JSON.stringify({ k: { webgpu: { trainTokensPerS: -1, genTokensPerS: 5 }, wasm: H200_MICRO.wasm } }));
     expect(await cache.get('k')).toBeUndefined();
     const m = measuring(H200_MICRO);
-    await chooseAuto({ adapter: hw, cfg, shape: 's', key: 'k', measure: m.measure, cache });
+    await chooseAuto({ adapter: hw, cfg, model: MICRO, shape: 's', key: 'k', measure: m.measure, cache });
     expect(m.calls).toEqual(['webgpu', 'wasm']);
     writeFileSync(path, '{ not json');
     expect(await cache.get('k')).toBeUndefined();
@@ -141,6 +150,6 @@ describe('auto by measurement', () => {
     const r = await measureRates({ name: 'wasm', be }, MODEL_PRESETS['scratch-30k'], { trainRows: 2, rolloutRows: 4 });
     expect(r.trainTokensPerS).toBeGreaterThan(0);
     expect(r.genTokensPerS).toBeGreaterThan(0);
-    expect(Number.isFinite(priceRun(cfg, r))).toBe(true);
+    expect(Number.isFinite(priceRun(cfg, r, MICRO))).toBe(true);
   });
 });
