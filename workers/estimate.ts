@@ -10,8 +10,9 @@ import { createWorkerSandbox } from '../src/sandbox/worker.browser.ts';
 import { measureRates } from '../src/rl/throughput.ts';
 import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
-import { estimateRun, priceIteration } from '../src/rl/estimate.ts';
-import { measurementShape, runShape } from '../src/rl/auto-backend.ts';
+import { estimateRun } from '../src/rl/estimate.ts';
+import { runShape } from '../src/rl/auto-backend.ts';
+import { measureIteration } from '../src/rl/iteration.ts';
 import { shapeOfModel } from '../src/model/shapes.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { AutoRun, OpenedBackend } from './backend.ts';
@@ -61,16 +62,7 @@ export async function iterationOnDevice(preset: string, choice: BackendChoice, o
   const known = shapeOfModel(cfg.model.preset);
   if (!known) throw new Error(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files`);
   const { config, lora } = runShape(cfg, known.config);
-  const shape = measurementShape(cfg.model.preset, config, lora);
-  // auto on a hardware adapter measures both backends at this shape and keeps the whole model's rates of the
-  // one it picks; anywhere else the opened backend is measured here, the slice's rates over its scale.
+  // auto on a hardware adapter measures both backends at this shape; anywhere else the opened backend is measured.
   const be = await open(choice, { cfg, config, ...(lora ? { lora } : {}) });
-  const picked = be.auto?.measured;
-  const model = picked ? picked[picked.backend] : await measureRates({ name: be.name, be: be.be }, shape, { trainRows: cfg.bc.batchEpisodes, rolloutRows: cfg.agent.rolloutBatch })
-    .then((slice) => ({ trainTokensPerS: slice.trainTokensPerS / shape.scale, genTokensPerS: slice.genTokensPerS / shape.scale }));
-  const rates = { trainTokensPerS: model.trainTokensPerS, genTokensPerS: model.genTokensPerS, testRunS: (await timeTestRun(cfg)).testRunS };
-  return {
-    ...priceIteration(cfg, rates, config), preset, model: cfg.model.preset, shape: shape.name, scale: shape.scale,
-    contextTokens: cfg.agent.contextTokens, maxTurns: cfg.agent.maxTurns, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000,
-  };
+  return measureIteration({ preset, cfg, config, ...(lora ? { lora } : {}), b: be, testRunS: async () => (await timeTestRun(cfg)).testRunS, since: t0 });
 }

@@ -9,7 +9,8 @@ import type { PhaseRow } from '../src/rl/results.ts';
 import type { CheckResult, MatmulCase } from '../src/ops/selfcheck.ts';
 import type { MemoryBudget } from '../src/rl/fit.ts';
 import type { ExportFormat } from '../src/store/export.ts';
-import type { DeviceRates, IterationPrice, RunEstimate } from '../src/rl/estimate.ts';
+import type { DeviceRates, RunEstimate } from '../src/rl/estimate.ts';
+import type { MeasuredIteration } from '../src/rl/iteration.ts';
 import type { RunRecord, RunStatus } from '../src/store/idb.browser.ts';
 import type { MetricRecord } from '../src/store/types.ts';
 import type { ModelApi } from './models.api.ts';
@@ -64,21 +65,7 @@ export interface DeviceEstimate extends RunEstimate {
 }
 
 /** One DAPO iteration of a run on a pretrained model, measured at its shape and priced (workers/estimate.ts). */
-export interface IterationEstimate extends IterationPrice {
-  preset: string;
-  /** The Hub model the run trains. */
-  model: string;
-  /** The shape measured (a slice of a large model: its rates were divided by `scale`). */
-  shape: string;
-  scale: number;
-  contextTokens: number;
-  maxTurns: number;
-  /** The backend measured, as a run page names it. */
-  backend: string;
-  /** The whole model's rates at a few positions (before contextFactor). */
-  rates: DeviceRates;
-  measuredInS: number;
-}
+export type IterationEstimate = MeasuredIteration;
 
 export interface StartRunRequest {
   /** Unique in this browser; default "<preset>-seed<seed>-<time>". */

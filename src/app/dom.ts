@@ -20,12 +20,8 @@ export function heading(text: string, level: 'h2' | 'h3' = 'h2'): HTMLElement {
 
 export const runHref = (name: string, ...rest: (string | number)[]) => `#/run/${[name, ...rest].map((s) => encodeURIComponent(String(s))).join('/')}`;
 
-export function duration(s: number): string {
-  if (!Number.isFinite(s) || s < 0) return '…';
-  if (s < 60) return `${Math.round(s)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-}
+/** The run estimator's duration format (one for the page, the CLI and the worker). */
+export { duration } from '../rl/estimate.ts';
 
 export const when = (ms: number) => new Date(ms).toLocaleString();
 

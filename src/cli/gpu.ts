@@ -2,14 +2,18 @@
 // features, the Vulkan driver found, and which backend `--backend auto` would really run on, and why;
 // with `--preset`, the run preset's own pick on a hardware adapter: both backends measured at its shape
 // (a pretrained preset: its Hub model's shape with the run's LoRA, random weights, offline), or the rates
-// measured before, the run priced at each (src/rl/auto-backend.ts).
+// measured before, the run priced at each (src/rl/auto-backend.ts); and on any machine one DAPO iteration of
+// it priced on the backend auto opens (src/rl/iteration.ts: a pretrained model's episodes at their budgets).
 import type { Command } from 'commander';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
 import { shapeOfModel } from '../model/shapes.ts';
 import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
-import { resolveConfig } from '../rl/config.ts';
+import { resolveConfig, type RunConfig } from '../rl/config.ts';
 import { episodeTokens } from '../rl/estimate.ts';
+import { iterationLines, measureIteration, type MeasuredIteration } from '../rl/iteration.ts';
+import { sandboxFactory } from '../sandbox/index.node.ts';
+import { readTaskFile } from './task-file.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { autoAdapter, autoChoice, openBackend } from './backend.ts';
 import { fmtBytes, printJson, runCommand, UserError } from './output.ts';
@@ -28,12 +32,15 @@ export interface GpuReport {
   measured?: AutoMeasured;
   /** With --preset: true where the run's episodes are priced at their budgets (a pretrained model), an upper bound. */
   priceBound?: boolean;
+  /** With --preset: one DAPO iteration priced on the backend auto opens. */
+  iteration?: MeasuredIteration;
 }
 
 export async function gpuReport(preset?: string): Promise<GpuReport> {
   const { adapter, reason, driver } = await probeNodeAdapter();
   let auto: { backend: 'webgpu' | 'wasm'; why: string; measured?: AutoMeasured } = autoChoice(adapter, reason);
   let priceBound: boolean | undefined;
+  let iteration: MeasuredIteration | undefined;
   if (preset !== undefined) {
     const run = Object.hasOwn(RUN_PRESETS, preset) ? RUN_PRESETS[preset] : undefined;
     if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
@@ -42,10 +49,15 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
     // A pretrained preset's Hub model has a known shape (model/shapes.ts): measured at it, with the run's LoRA.
     const shape = shapeOfModel(cfg.model.preset);
     if (!shape) throw new UserError(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files: train it with --backend auto to measure it`);
-    // Measured only where there is a choice to make: a hardware adapter (else the rule above decides).
-    if (autoAdapter(adapter, reason).kind === 'hardware') auto = (await openBackend('auto', undefined, { cfg, ...runShape(cfg, shape.config) })).auto ?? auto;
+    // Both backends measured only where there is a choice to make (a hardware adapter; else the rule decides);
+    // the iteration on the one auto opens, from that measurement or its own.
+    const t0 = performance.now();
+    const shaped = { cfg, ...runShape(cfg, shape.config) };
+    const opened = await openBackend('auto', undefined, shaped);
+    auto = opened.auto ?? auto;
+    iteration = await measureIteration({ preset, ...shaped, b: opened, testRunS: () => timeTestRun(cfg), since: t0 });
   }
-  const measured = auto.measured ? { measured: auto.measured, priceBound } : {};
+  const measured = { ...(auto.measured ? { measured: auto.measured, priceBound } : {}), ...(iteration ? { iteration } : {}) };
   if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason, ...measured };
   return {
     ...measured,
@@ -58,18 +70,35 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
   };
 }
 
+/** Seconds of one test run of the run's first held-out task in its sandbox (the second run: the first loads it). */
+async function timeTestRun(cfg: RunConfig): Promise<number> {
+  const task = readTaskFile(cfg.tasks.test)[0];
+  if (!task) throw new UserError(`${cfg.tasks.test} has no task to time a test run on`);
+  const sb = await sandboxFactory(cfg.agent.sandbox)(task.files, { timeoutMs: cfg.agent.commandTimeoutMs });
+  try {
+    await sb.runTests(task.test_files);
+    const t = performance.now();
+    await sb.runTests(task.test_files);
+    return (performance.now() - t) / 1000;
+  } finally {
+    await sb.dispose();
+  }
+}
+
 export function registerGpu(program: Command): void {
   program
     .command('gpu')
     .description('show the WebGPU adapter, its limits and features, and which backend would run')
-    .option('--preset <run preset>', 'price this run preset on both backends, measured at its shape, and say which auto opens for it')
+    .option('--preset <run preset>', 'price this run preset on both backends (a hardware adapter), measured at its shape, say which auto opens for it, and price one DAPO iteration of it there')
     .option('--json', 'print one JSON document on stdout')
     .action((opts: { json?: boolean; preset?: string }) =>
       runCommand(async () => {
         const r = await gpuReport(opts.preset);
         if (opts.json) return printJson(r);
+        const priced = () => r.iteration && console.log(iterationLines(r.iteration).join('\n  '));
         if (!r.adapter) {
           console.log(`backend: ${r.backend} (${r.backendReason})`);
+          priced();
           return;
         }
         const m = r.measured;
@@ -83,6 +112,7 @@ export function registerGpu(program: Command): void {
             console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run ${r.priceBound ? 'at most' : 'about'} ${(m[k].runS / 60).toFixed(1)} min`);
           }
         }
+        priced();
         console.log(`features: ${r.features.join(', ')}`);
         console.log('limits:');
         for (const [k, v] of Object.entries(r.limits)) {

@@ -254,3 +254,11 @@ export function ratesAtContext<R extends { trainTokensPerS: number; genTokensPer
   const factor = episodeTokens(cfg).bound ? contextFactor(model, cfg.agent.contextTokens) : 1;
   return { rates: { ...r, trainTokensPerS: r.trainTokensPerS / factor, genTokensPerS: r.genTokensPerS / factor }, factor };
 }
+
+/** Seconds as a person reads a duration: "42 s", "3 min 5 s", "2 h 10 min"; "…" where it is not a time. */
+export function duration(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '…';
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}

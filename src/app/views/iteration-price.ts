@@ -1,11 +1,11 @@
 // What the paper's setting (the qwen-coder-lora run preset: Qwen2.5-Coder-0.5B with LoRA, RFT and DAPO) costs on
 // this device, a DAPO iteration at a time: on the first screen and in the Model view. Measuring the 0.5 B
 // shape takes about a minute and ~2 GB on a CPU, so it runs when asked (a button), not on opening the view.
-// The worker measures (workers/estimate.ts iterationOnDevice); this says what it found, with the figures it
-// was priced on and the assumption that makes it an "at most".
+// The worker measures (workers/estimate.ts iterationOnDevice); this says what it found (src/rl/iteration.ts
+// iterationLines: the figures it was priced on and the assumption that makes it an "at most").
 import { trainer } from '../client.ts';
 import { el, errorText } from '../dom.ts';
-import { iterationLines } from '../iteration-lines.ts';
+import { iterationLines } from '../../rl/iteration.ts';
 
 /** The run preset priced: the paper's setting in small. */
 export const PAPER_PRESET = 'qwen-coder-lora';

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../../bin/webswe.js', import.meta.url));
 const webswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+/** For a command that measures a 0.5 B shape on the CPU (~40 s alone, more beside other tests). */
+const slowWebswe = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 240_000 });
 
 describe('webswe CLI', () => {
   it('--help lists the commands', () => {
@@ -38,9 +40,9 @@ describe('webswe CLI', () => {
     const doc = JSON.parse(webswe('gpu', '--json').stdout);
     expect(line).toMatch(new RegExp(`^backend:\\s+${doc.backend} \\(`));
   });
-  it('gpu --preset prices a run preset, the pretrained one too: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', () => {
+  it('gpu --preset prices a run preset, the pretrained one too: measured on a hardware adapter, by the rule elsewhere; an unknown preset is named', { timeout: 300_000 }, () => {
     for (const [preset, shape] of [['micro', 'scratch-160k'], ['qwen-coder-lora', "Qwen/Qwen2.5-Coder-0.5B-Instruct \\(2 of 24 blocks\\), its rates over [\\d.]+ for the whole model's arithmetic"]]) {
-      const r = webswe('gpu', '--preset', preset!, '--json');
+      const r = slowWebswe('gpu', '--preset', preset!, '--json');
       expect(r.status, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout);
       if (doc.adapter && !doc.adapter.isFallbackAdapter) {
@@ -52,7 +54,22 @@ describe('webswe CLI', () => {
         expect(doc.backend).toBe('wasm');
         expect(doc.measured).toBeUndefined();
       }
+      // On any machine, one DAPO iteration priced on the backend auto opened: the pretrained preset's an upper bound
+      // at its 0.5 B shape (a slice, its rates over ~3), micro's an "about" at its own.
+      const it = doc.iteration;
+      expect(it.backend).toMatch(new RegExp(`^${doc.backend}`));
+      expect(it.bound).toBe(preset === 'qwen-coder-lora');
+      expect(it.episodes).toBe(64);
+      expect(it.roundS).toBeGreaterThan(0);
+      expect(it.updateS).toBeGreaterThan(0);
+      expect(it.seconds).toBeCloseTo(it.rounds * it.roundS + it.updateS, 6);
+      expect(it.rates.testRunS).toBeGreaterThan(0);
+      if (preset === 'qwen-coder-lora') expect(it).toMatchObject({ rounds: 3, tokensPerEpisode: 8192, shape: 'Qwen/Qwen2.5-Coder-0.5B-Instruct (2 of 24 blocks)' });
+      else expect(it).toMatchObject({ contextFactor: 1, scale: 1 });
     }
+    // The text says the price, its parts and what it was priced on (the bound's lines: test/unit/rl/iteration.test.ts).
+    const text = webswe('gpu', '--preset', 'micro');
+    expect(text.stdout).toMatch(/^A DAPO iteration of micro \(scratch-160k\) takes about .* on this device \(wasm .*\n  Generation round: 64 episodes of 1,[0-9]{3} tokens, /m);
     const bad = webswe('gpu', '--preset', 'nope');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, micro-find, tiny, qwen-coder-lora\), got "nope"/);

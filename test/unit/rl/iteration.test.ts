@@ -1,20 +1,19 @@
-// What the first screen and the Model view say about a priced DAPO iteration of qwen-coder-lora: the bound
+// What the first screen, the Model view and `webswe gpu --preset` say about a priced DAPO iteration of qwen-coder-lora: the bound
 // with one generation round and with every round dynamic sampling may take, each part, the rates with the
 // slice's divisor and the context's factor, and the assumption that makes the figures upper bounds.
 import { describe, expect, it } from 'vitest';
-import { iterationLines } from '../../../src/app/iteration-lines.ts';
+import { iterationLines, type MeasuredIteration } from '../../../src/rl/iteration.ts';
 import { shapeOfModel } from '../../../src/model/shapes.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { priceIteration } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
-import type { IterationEstimate } from '../../../workers/trainer.api.ts';
 
 describe('iterationLines', () => {
   const cfg = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
   const model = shapeOfModel(cfg.model.preset)!.config;
   const rates = { trainTokensPerS: 200, genTokensPerS: 100, testRunS: 0.25 };
   const p = priceIteration(cfg, rates, model);
-  const e: IterationEstimate = { ...p, preset: 'qwen-coder-lora', model: cfg.model.preset, shape: 'qwen (2 of 24 blocks)', scale: 2.98, contextTokens: 8192, maxTurns: 20, backend: 'webgpu (nvidia hopper)', rates, measuredInS: 41.7 };
+  const e: MeasuredIteration = { ...p, preset: 'qwen-coder-lora', model: cfg.model.preset, shape: 'qwen (2 of 24 blocks)', scale: 2.98, contextTokens: 8192, maxTurns: 20, backend: 'webgpu (nvidia hopper)', rates, measuredInS: 41.7 };
 
   it('says the bound, its parts and what it was priced on', () => {
     const f = p.contextFactor;
