@@ -168,7 +168,7 @@ export interface TrainerApi {
    *  would open and in the worker sandbox, priced over the preset's config (workers/estimate.ts). */
   estimateRun(preset: string, backend: BackendChoice, overrides?: Record<string, ConfigValue>): Promise<DeviceEstimate>;
   /** One DAPO iteration of a run preset on a pretrained model, priced here: its Hub model's shape measured with
-   *  random weights (about a minute and 2 GB on a CPU), its episodes at their budgets (an upper bound). */
+   *  random weights (under a minute and ~2 GB on a CPU), its episodes at their budgets (an upper bound). */
   estimateIteration(preset: string, backend: BackendChoice): Promise<IterationEstimate>;
   /** The memory budget of the backend `backend` would open (src/rl/fit.ts): the New run form's estimate. */
   memoryBudget(backend: BackendChoice): Promise<MemoryBudget>;

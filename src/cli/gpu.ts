@@ -12,11 +12,11 @@ import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
 import { resolveConfig, type RunConfig } from '../rl/config.ts';
 import { episodeTokens } from '../rl/estimate.ts';
 import { iterationLines, measureIteration, type MeasuredIteration } from '../rl/iteration.ts';
-import { sandboxFactory } from '../sandbox/index.node.ts';
-import { readTaskFile } from './task-file.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
-import { autoAdapter, autoChoice, openBackend } from './backend.ts';
+import { sandboxFactory } from '../sandbox/index.node.ts';
+import { autoChoice, openBackend } from './backend.ts';
 import { fmtBytes, printJson, runCommand, UserError } from './output.ts';
+import { readTaskFile } from './task-file.ts';
 
 export interface GpuReport {
   adapter: ReturnType<typeof summarizeAdapter> | null;

@@ -56,7 +56,12 @@ export interface ModelBenchBackend {
   software?: boolean;
 }
 
-export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o: { G: number; P: number; D: number }): Promise<ModelBenchResult[]> {
+/**
+ * Generation at G sequences of P prompt tokens and D decode steps, after one untimed pass: the prefill and
+ * decode rows, and unless `turns` is false (a rate measurement needs only those two) the one-step decode
+ * beside a windowed one and an uneven agent turn, packed and padded.
+ */
+export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o: { G: number; P: number; D: number; turns?: boolean }): Promise<ModelBenchResult[]> {
   const c = preset.config;
   const model = new Transformer(b.be, c, uploadParams(b.be, c, initParams(c, 1)));
   const rng = new Rng(3);
@@ -83,19 +88,21 @@ export async function benchGenerate(b: ModelBenchBackend, preset: ModelShape, o:
   const decoded = out.reduce((a, g) => a + g.ids.length, 0);
   const planned = planMemory(c, { batch: o.G, context: o.P + o.D, training: 'none' }).total;
   const common = { backend: b.name, model: preset.name, planned_bytes: planned, ...(peak !== undefined ? { peak_bytes: peak } : {}) };
+  const weightsGbps = (ms: number) => (4 * tokenWeights(c) * o.D) / (ms / 1000) / 1e9;
+  const decodeRow = {
+    name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common,
+    readbacks_per_token: gen.readRounds / decoded, ...(submits !== undefined ? { submits_per_token: submits / decoded } : {}), weights_gbps: weightsGbps(decodeMs),
+  };
+  const prefillRow = { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common };
+  if (o.turns === false) return [prefillRow, decodeRow];
   // Where decoding runs in windows (WebGPU), the one-step loop beside it: same tokens, one read-back a step.
   const oneStep = gen.window > 1 ? await decodeOneStep(model, prompts, o.D) : null;
   const packed = await unevenTurn(model, prompts, o.D, true), padded = await unevenTurn(model, prompts, o.D, false);
   const uneven = `G ${o.G}: ${Math.ceil(o.P / o.G)}..${o.P} + ${Math.ceil(o.D / o.G)}..${o.D}`;
   const rate = (r: { ms: number; tokens: number }) => r.tokens / (r.ms / 1000);
-  const weightsGbps = (ms: number) => (4 * tokenWeights(c) * o.D) / (ms / 1000) / 1e9;
   return [
-    { name: 'prefill', shape: `G ${o.G} × ${o.P} tokens`, ms: prefillMs, tokens_per_s: (o.G * o.P) / (prefillMs / 1000), ...common },
-    {
-      name: 'decode', shape: `G ${o.G} × ${o.D} steps`, ms: decodeMs, tokens_per_s: decoded / (decodeMs / 1000), ...common,
-      readbacks_per_token: gen.readRounds / decoded, ...(submits !== undefined ? { submits_per_token: submits / decoded } : {}), weights_gbps: weightsGbps(decodeMs),
-      ...(oneStep ? { vs_one_step: (decoded / decodeMs) / (oneStep.tokens / oneStep.ms) } : {}),
-    },
+    prefillRow,
+    { ...decodeRow, ...(oneStep ? { vs_one_step: (decoded / decodeMs) / (oneStep.tokens / oneStep.ms) } : {}) },
     ...(oneStep ? [{ name: 'decode 1-step', shape: `G ${o.G} × ${o.D} steps`, ms: oneStep.ms, tokens_per_s: oneStep.tokens / (oneStep.ms / 1000), ...common, readbacks_per_token: oneStep.rounds / oneStep.tokens, weights_gbps: weightsGbps(oneStep.ms) }] : []),
     { name: 'turn packed', shape: uneven, ms: packed.ms, tokens_per_s: rate(packed), vs_padded: rate(packed) / rate(padded), ...common },
     { name: 'turn padded', shape: uneven, ms: padded.ms, tokens_per_s: rate(padded), ...common },
@@ -178,6 +185,6 @@ export async function measureRates(b: ModelBenchBackend, shape: ModelShape, batc
   const large = paramCount(c) > LARGE_SHAPE_PARAMS;
   const train = await benchTrain(b, shape, large ? { B: 2, T: 128, steps: 1 } : { B: batch.trainRows, T: 384, steps: 1 });
   const G = large ? Math.min(4, Math.max(1, batch.rolloutRows)) : Math.max(1, batch.rolloutRows), D = 8;
-  const [prefill, decode] = await benchGenerate(b, shape, { G, P: large ? 32 : 100, D });
+  const [prefill, decode] = await benchGenerate(b, shape, { G, P: large ? 32 : 100, D, turns: false });
   return { trainTokensPerS: train.tokens_per_s, genTokensPerS: (G * D) / ((prefill!.ms + decode!.ms) / 1000) };
 }

@@ -1,6 +1,6 @@
 // What the paper's setting (the qwen-coder-lora run preset: Qwen2.5-Coder-0.5B with LoRA, RFT and DAPO) costs on
 // this device, a DAPO iteration at a time: on the first screen and in the Model view. Measuring the 0.5 B
-// shape takes about a minute and ~2 GB on a CPU, so it runs when asked (a button), not on opening the view.
+// shape takes under a minute and ~2 GB on a CPU, so it runs when asked (a button), not on opening the view.
 // The worker measures (workers/estimate.ts iterationOnDevice); this says what it found (src/rl/iteration.ts
 // iterationLines: the figures it was priced on and the assumption that makes it an "at most").
 import { trainer } from '../client.ts';
@@ -18,7 +18,7 @@ export function iterationPriceSection(): { section: HTMLElement; close: () => vo
   const section = el('section', { 'aria-labelledby': 'iteration-heading' },
     el('h3', { id: 'iteration-heading' }, 'The paper\'s setting on this device'),
     el('p', {}, `${PAPER_PRESET} trains Qwen2.5-Coder-0.5B-Instruct with LoRA by RFT, then DAPO, on the library tasks. `,
-      'Measuring its shape here (random weights, nothing downloaded) takes about a minute and 2 GB of memory on a CPU.'),
+      'Measuring its shape here (random weights, nothing downloaded) takes under a minute and about 2 GB of memory on a CPU.'),
     el('div', { class: 'controls' }, button), result, details);
   let closed = false;
   button.addEventListener('click', async () => {

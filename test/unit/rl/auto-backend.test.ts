@@ -13,7 +13,7 @@ import { autoKey, chooseAuto, measurementShape, priceRun, runShape, shapeKey, ty
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { CALIBRATION_RATES, contextFactor, estimateRun } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
-import { measureRates } from '../../../src/rl/throughput.ts';
+import { benchGenerate, measureRates } from '../../../src/rl/throughput.ts';
 import { wasmBackendNode } from '../../../src/ops/wasm/threads.node.ts';
 import type { Backend } from '../../../src/ops/backend.ts';
 import type { Tensor } from '../../../src/ops/tensor.ts';
@@ -151,5 +151,9 @@ describe('auto by measurement', () => {
     expect(r.trainTokensPerS).toBeGreaterThan(0);
     expect(r.genTokensPerS).toBeGreaterThan(0);
     expect(Number.isFinite(priceRun(cfg, r, MICRO))).toBe(true);
+    // A rate measurement times only the two rows it prices; bench generate gives the turns too.
+    const shape = MODEL_PRESETS['scratch-30k'];
+    expect((await benchGenerate({ name: 'wasm', be }, shape, { G: 2, P: 8, D: 2, turns: false })).map((x) => x.name)).toEqual(['prefill', 'decode']);
+    expect((await benchGenerate({ name: 'wasm', be }, shape, { G: 2, P: 8, D: 2 })).map((x) => x.name)).toEqual(['prefill', 'decode', 'turn packed', 'turn padded']);
   });
 });
