@@ -77,6 +77,12 @@ const DAPO_ROUNDS = 2.1;
 const PASS_PROBE_EPISODES = 8;
 /** Share of RFT episodes that pass (the base's pass rate on training tasks). */
 const RFT_KEPT = 0.07;
+/** A training token's cost under model.recompute over without: the backward rebuilds each layer's forward
+ *  (a forward is about a third of forward + backward). */
+const RECOMPUTE_COST = 4 / 3;
+
+/** Training tokens/s of a config at a measured rate (the measurement trains without recompute). */
+const trainRate = (cfg: RunConfig, r: DeviceRates) => r.trainTokensPerS / (cfg.model.recompute ? RECOMPUTE_COST : 1);
 
 /** The tokens of a policy episode, a turn at a time: measured (micro's) or the config's budgets. */
 export interface EpisodeTokens {
@@ -131,7 +137,7 @@ export function dapoIteration(cfg: RunConfig, r: DeviceRates, e: EpisodeTokens =
   const episodes = cfg.dapo.tasksPerIteration * cfg.dapo.groupSize;
   const rounds = !cfg.dapo.filterGroups ? 1 : e.bound ? cfg.dapo.maxGenBatches : Math.min(DAPO_ROUNDS, cfg.dapo.maxGenBatches);
   const roundS = episodes * episodeSeconds(cfg, e, r);
-  const updateS = (episodes * cfg.agent.maxTurns * e.perTurn) / r.trainTokensPerS;
+  const updateS = (episodes * cfg.agent.maxTurns * e.perTurn) / trainRate(cfg, r);
   return { episodes, roundS, rounds, updateS, seconds: rounds * roundS + updateS };
 }
 
@@ -153,7 +159,7 @@ export function estimateRun(cfg: RunConfig, r: DeviceRates, testTasks?: number):
   const turns = cfg.agent.maxTurns;
   const e = episodeTokens(cfg);
   const episodeS = episodeSeconds(cfg, e, r);
-  const trainS = (tokens: number) => tokens / r.trainTokensPerS;
+  const trainS = (tokens: number) => tokens / trainRate(cfg, r);
   const parts: EstimatePart[] = [];
   const evalS = (testTasks ?? (cfg.tasks.maxTest || TEST_TASKS_UNKNOWN)) * cfg.eval.samples * episodeS;
   if (phases.includes('base')) {

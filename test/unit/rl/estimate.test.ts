@@ -106,6 +106,8 @@ describe('estimateRun', () => {
     expect(it.updateS).toBeCloseTo((64 * 8192) / 20, 6);
     expect(it.seconds).toBeCloseTo(3 * it.roundS + it.updateS, 6);
     expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'dapo.filterGroups': false }), r).rounds).toBe(1);
+    // Activation recomputation redoes each layer's forward in the backward: a third more per training token.
+    expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.recompute': true }), r).updateS).toBeCloseTo((it.updateS * 4) / 3, 6);
     // The whole run is a bound too, its DAPO part iterations × the iteration, RFT keeping every episode.
     const e = estimateRun(qwen, r, 80);
     expect(e.bound).toBe(true);
