@@ -11,7 +11,8 @@
 //   first maximum, then a fixed tree on (value, index) (ties: the smaller index); a second pass sums
 //   exp(x − max) the same way. 2 KiB of workgroup memory. With subgroups the (value, index) tree is two
 //   subgroup rounds (largest value, then the smallest index holding it) around one barrier, every
-//   subgroup covering all 256 entries: the same winner, exactly; the sum keeps its tree (its order is its bits).
+//   subgroup covering all 256 entries (lane ranks among its active lanes, full subgroup or not): the same
+//   winner, exactly; the sum keeps its tree (its order is its bits).
 // Dispatch (min(B, 65535), ceil(B / 65535)): row = wid.y · num_workgroups.x + wid.x.
 // Writes `=`. Limits: V < 2^31; finite logits.
 
@@ -34,12 +35,7 @@ var<workgroup> val: array<f32, 256>;
 var<workgroup> idx: array<u32, 256>;
 
 @compute @workgroup_size(256, 1, 1)
-// ---- subgroups
-fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(subgroup_invocation_id) sgLane: u32, @builtin(subgroup_size) sgSize: u32) {
-// ---- no subgroups
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-// ---- end subgroups
   let row = wid.y * nwg.x + wid.x;
   if (row >= params.B) { return; }
   let V = params.V;
@@ -57,9 +53,11 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   val[li] = sm;
   idx[li] = subgroupMin(select(NONE, bi, bi != NONE && best == sm));
   workgroupBarrier();
+  let lane = subgroupExclusiveAdd(1u);                           // this lane among the subgroup's active ones
+  let nLanes = subgroupAdd(1u);
   var b2 = LOWEST_F32;                                           // every subgroup covers all 256 entries
   var i2 = NONE;
-  for (var j = sgLane; j < WG; j += sgSize) {
+  for (var j = lane; j < WG; j += nLanes) {
     if (idx[j] != NONE && (val[j] > b2 || (val[j] == b2 && idx[j] < i2) || i2 == NONE)) {
       b2 = val[j];
       i2 = idx[j];

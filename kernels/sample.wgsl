@@ -12,8 +12,9 @@
 //   4 logp       storage read_write  f32  (B_all)
 //   5 params     uniform            Params
 // Work: one workgroup of 256 invocations per row: (1) row max by a fixed tree (with subgroups: each
-//   subgroup's max, one barrier, then every subgroup the max of red[sgLane], red[sgLane + size], …, a cover
-//   of all 256 whatever invocations form a subgroup; max is exact, so the same bits); (2) invocation i sums
+//   subgroup's max, one barrier, then every subgroup the max of red[l], red[l + n], …, l its lane's rank among
+//   its n active lanes: a cover of all 256 whatever invocations form a subgroup, full or not; max is exact,
+//   so the same bits); (2) invocation i sums
 //   e = exp((x − max) / T) over its contiguous chunk [i·C, (i+1)·C), C = ceil(V / 256); invocation 0
 //   scans the 256 sums in order (exclusive prefixes, total Z) and draws u; (3) the one invocation
 //   whose [prefix, prefix + sum) holds u·Z walks its chunk to the first running sum > u·Z.
@@ -72,12 +73,7 @@ var<workgroup> total: f32;
 var<workgroup> uni: f32;
 
 @compute @workgroup_size(256, 1, 1)
-// ---- subgroups
-fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(subgroup_invocation_id) sgLane: u32, @builtin(subgroup_size) sgSize: u32) {
-// ---- no subgroups
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-// ---- end subgroups
   let row = wid.y * nwg.x + wid.x;
   if (row >= params.B) { return; }
   let V = params.V;
@@ -89,8 +85,10 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   // ---- subgroups
   red[li] = subgroupMax(m);                                      // each subgroup's max…
   workgroupBarrier();
+  let lane = subgroupExclusiveAdd(1u);                           // this lane among the subgroup's active ones
+  let nLanes = subgroupAdd(1u);
   var ms = LOWEST;                                               // …then each subgroup's lanes cover all of red
-  for (var j = sgLane; j < WG; j += sgSize) { ms = max(ms, red[j]); }
+  for (var j = lane; j < WG; j += nLanes) { ms = max(ms, red[j]); }
   m = subgroupMax(ms);
   // ---- no subgroups
   red[li] = m;

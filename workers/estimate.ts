@@ -12,7 +12,7 @@ import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
 import { runShape } from '../src/rl/auto-backend.ts';
-import { measureIteration } from '../src/rl/iteration.ts';
+import { measureIteration, timeTestRun } from '../src/rl/iteration.ts';
 import { shapeOfModel } from '../src/model/shapes.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { AutoRun, OpenedBackend } from './backend.ts';
@@ -32,25 +32,15 @@ export async function estimateOnDevice(preset: string, choice: BackendChoice, op
   const be = await open(choice, { cfg, config: model.config });
   const b = { name: be.name, be: be.be };
   const modelRates = await measureRates(b, model, { trainRows: cfg.bc.batchEpisodes, rolloutRows: cfg.agent.rolloutBatch });
-  const { tests, testRunS } = await timeTestRun(cfg);
+  const { tests, testRunS } = await timeTestRuns(cfg);
   const rates = { ...modelRates, testRunS };
   return { ...estimateRun(cfg, rates, tests.length), preset, backend: be.name, rates, measuredInS: (performance.now() - t0) / 1000 };
 }
 
-/** Seconds of one test run of the run's first held-out task in a worker sandbox (the second run: the first loads it). */
-async function timeTestRun(cfg: RunConfig) {
+/** The run's held-out tasks and the seconds of a test run of the first in a worker sandbox. */
+async function timeTestRuns(cfg: RunConfig) {
   const tests = await loadTasks(cfg.tasks.test, cfg.tasks.maxTest, cfg.tasks.difficulty, cfg.tasks.select as TaskSelection);
-  const task = tests[0];
-  if (!task) throw new Error(`${cfg.tasks.test} has no held-out task to time a test run on`);
-  const sb = await createWorkerSandbox(task.files, { timeoutMs: cfg.agent.commandTimeoutMs });
-  try {
-    await sb.runTests(task.test_files);
-    const t1 = performance.now();
-    await sb.runTests(task.test_files);
-    return { tests, testRunS: (performance.now() - t1) / 1000 };
-  } finally {
-    await sb.dispose();
-  }
+  return { tests, testRunS: await timeTestRun(createWorkerSandbox, tests[0]!, cfg.agent.commandTimeoutMs) };
 }
 
 /** One DAPO iteration of `preset` (a run on a pretrained model whose shape is known) priced on this device. */
@@ -64,5 +54,5 @@ export async function iterationOnDevice(preset: string, choice: BackendChoice, o
   const { config, lora } = runShape(cfg, known.config);
   // auto on a hardware adapter measures both backends at this shape; anywhere else the opened backend is measured.
   const be = await open(choice, { cfg, config, ...(lora ? { lora } : {}) });
-  return measureIteration({ preset, cfg, config, ...(lora ? { lora } : {}), b: be, testRunS: async () => (await timeTestRun(cfg)).testRunS, since: t0 });
+  return measureIteration({ preset, cfg, config, ...(lora ? { lora } : {}), b: be, testRunS: async () => (await timeTestRuns(cfg)).testRunS, since: t0 });
 }

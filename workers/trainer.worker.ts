@@ -12,7 +12,7 @@ import { estimateOnDevice, iterationOnDevice } from './estimate.ts';
 import { exportApi } from './export.ts';
 import { modelApi } from './models.ts';
 import { runManager } from './runs.ts';
-import type { WorkerApi } from './trainer.api.ts';
+import type { IterationEstimate, WorkerApi } from './trainer.api.ts';
 
 let ctx: Promise<GpuContext> | null = null;
 // A lost device is forgotten, so the next run (a resume) acquires a new one.
@@ -28,6 +28,11 @@ const context = () => {
 };
 
 const runs = runManager((choice, run) => openBackend(choice, context, run));
+/** The iteration measurement in flight, if any (estimateIteration). */
+let measuring: { key: string; p: Promise<IterationEstimate> } | null = null;
+const notMeasuring = () => {
+  if (measuring) throw new Error(`this tab is measuring what ${measuring.key.split('|')[0]} costs (under a minute); start the run when it is done`);
+};
 const api: WorkerApi = {
   async probe() {
     try {
@@ -47,10 +52,25 @@ const api: WorkerApi = {
   memoryBudget: (choice) => memoryBudget(choice, context),
   estimateRun: (preset, choice, overrides) => estimateOnDevice(preset, choice, (c, run) => openBackend(c, context, run), overrides),
   async estimateIteration(preset, choice) {
-    // A pretrained shape's measurement takes ~2 GB beside a training run's memory: one at a time.
+    // A pretrained shape's measurement holds ~2 GB: never beside a training run or a second measurement (a
+    // second ask for the same one shares it: the first screen's and the Model view's buttons).
     const { run } = await runs.activeRun();
     if (run) throw new Error(`run "${run}" is training in this tab; pause or stop it, then measure`);
-    return iterationOnDevice(preset, choice, (c, r) => openBackend(c, context, r));
+    const key = `${preset}|${choice}`;
+    if (measuring && measuring.key !== key) throw new Error(`this tab is measuring ${measuring.key.split('|')[0]}; ask again when it is done`);
+    if (!measuring) {
+      const p = iterationOnDevice(preset, choice, (c, r) => openBackend(c, context, r)).finally(() => (measuring = null));
+      measuring = { key, p };
+    }
+    return measuring.p;
+  },
+  async startRun(req) {
+    notMeasuring();
+    return runs.startRun(req);
+  },
+  async resumeRun(name, backend) {
+    notMeasuring();
+    return runs.resumeRun(name, backend);
   },
   loseDeviceForTest: async () => destroyDeviceForTest(),
   ...exportApi(),

@@ -9,9 +9,9 @@ import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
 import { shapeOfModel } from '../model/shapes.ts';
 import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
-import { resolveConfig, type RunConfig } from '../rl/config.ts';
-import { episodeTokens } from '../rl/estimate.ts';
-import { iterationLines, measureIteration, type MeasuredIteration } from '../rl/iteration.ts';
+import { resolveConfig } from '../rl/config.ts';
+import { iterationLines, measureIteration, timeTestRun, type MeasuredIteration } from '../rl/iteration.ts';
+import type { TaskSelection } from '../tasks/select.ts';
 import { RUN_PRESETS } from '../rl/presets.ts';
 import { sandboxFactory } from '../sandbox/index.node.ts';
 import { autoChoice, openBackend } from './backend.ts';
@@ -30,8 +30,6 @@ export interface GpuReport {
   reason?: string;
   /** With --preset on a hardware adapter: both backends' rates and the run's price at each. */
   measured?: AutoMeasured;
-  /** With --preset: true where the run's episodes are priced at their budgets (a pretrained model), an upper bound. */
-  priceBound?: boolean;
   /** With --preset: one DAPO iteration priced on the backend auto opens. */
   iteration?: MeasuredIteration;
 }
@@ -39,13 +37,11 @@ export interface GpuReport {
 export async function gpuReport(preset?: string): Promise<GpuReport> {
   const { adapter, reason, driver } = await probeNodeAdapter();
   let auto: { backend: 'webgpu' | 'wasm'; why: string; measured?: AutoMeasured } = autoChoice(adapter, reason);
-  let priceBound: boolean | undefined;
   let iteration: MeasuredIteration | undefined;
   if (preset !== undefined) {
     const run = Object.hasOwn(RUN_PRESETS, preset) ? RUN_PRESETS[preset] : undefined;
     if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
     const cfg = resolveConfig(run.overrides);
-    priceBound = episodeTokens(cfg).bound;
     // A pretrained preset's Hub model has a known shape (model/shapes.ts): measured at it, with the run's LoRA.
     const shape = shapeOfModel(cfg.model.preset);
     if (!shape) throw new UserError(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files: train it with --backend auto to measure it`);
@@ -55,9 +51,13 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
     const shaped = { cfg, ...runShape(cfg, shape.config) };
     const opened = await openBackend('auto', undefined, shaped);
     auto = opened.auto ?? auto;
-    iteration = await measureIteration({ preset, ...shaped, b: opened, testRunS: () => timeTestRun(cfg), since: t0 });
+    iteration = await measureIteration({ preset, ...shaped, b: opened, testRunS: () => {
+      // The first of the run's held-out tasks, as the run chooses them, in the run's sandbox.
+      const task = readTaskFile(cfg.tasks.test, { max: cfg.tasks.maxTest, difficulty: cfg.tasks.difficulty, select: cfg.tasks.select as TaskSelection })[0]!;
+      return timeTestRun(sandboxFactory(cfg.agent.sandbox), task, cfg.agent.commandTimeoutMs);
+    }, since: t0 });
   }
-  const measured = { ...(auto.measured ? { measured: auto.measured, priceBound } : {}), ...(iteration ? { iteration } : {}) };
+  const measured = { ...(auto.measured ? { measured: auto.measured } : {}), ...(iteration ? { iteration } : {}) };
   if (!adapter) return { adapter: null, limits: {}, features: [], backend: auto.backend, backendReason: auto.why, driver, reason, ...measured };
   return {
     ...measured,
@@ -68,21 +68,6 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
     backendReason: auto.why,
     driver,
   };
-}
-
-/** Seconds of one test run of the run's first held-out task in its sandbox (the second run: the first loads it). */
-async function timeTestRun(cfg: RunConfig): Promise<number> {
-  const task = readTaskFile(cfg.tasks.test)[0];
-  if (!task) throw new UserError(`${cfg.tasks.test} has no task to time a test run on`);
-  const sb = await sandboxFactory(cfg.agent.sandbox)(task.files, { timeoutMs: cfg.agent.commandTimeoutMs });
-  try {
-    await sb.runTests(task.test_files);
-    const t = performance.now();
-    await sb.runTests(task.test_files);
-    return (performance.now() - t) / 1000;
-  } finally {
-    await sb.dispose();
-  }
 }
 
 export function registerGpu(program: Command): void {
@@ -109,7 +94,7 @@ export function registerGpu(program: Command): void {
         console.log(`backend:  ${r.backend} (${r.backendReason})`);
         if (m) {
           for (const k of ['webgpu', 'wasm'] as const) {
-            console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run ${r.priceBound ? 'at most' : 'about'} ${(m[k].runS / 60).toFixed(1)} min`);
+            console.log(`  ${k.padEnd(7)} generation ${m[k].genTokensPerS.toFixed(0)} tokens/s · training ${m[k].trainTokensPerS.toFixed(0)} tokens/s · the run ${r.iteration?.bound ? 'at most' : 'about'} ${(m[k].runS / 60).toFixed(1)} min`);
           }
         }
         priced();

@@ -77,12 +77,13 @@ const DAPO_ROUNDS = 2.1;
 const PASS_PROBE_EPISODES = 8;
 /** Share of RFT episodes that pass (the base's pass rate on training tasks). */
 const RFT_KEPT = 0.07;
-/** A training token's cost under model.recompute over without: the backward rebuilds each layer's forward
- *  (a forward is about a third of forward + backward). */
-const RECOMPUTE_COST = 4 / 3;
+/** Whether a config trains LoRA adapters (a pretrained model with model.loraRank > 0) rather than every weight. */
+const trainsLora = (cfg: RunConfig) => !modelPreset(cfg.model.preset) && cfg.model.loraRank > 0;
 
-/** Training tokens/s of a config at a measured rate (the measurement trains without recompute). */
-const trainRate = (cfg: RunConfig, r: DeviceRates) => r.trainTokensPerS / (cfg.model.recompute ? RECOMPUTE_COST : 1);
+/** Training tokens/s of a config at a measured rate (measured without recompute). Under model.recompute the
+ *  backward rebuilds each layer's forward: a forward is about a third of a full fine-tune's step (2 of 6 flops
+ *  a weight: forward, then dX and dW) and half of a LoRA step's (frozen weights get no dW: 2 of 4). */
+const trainRate = (cfg: RunConfig, r: DeviceRates) => r.trainTokensPerS / (cfg.model.recompute ? (trainsLora(cfg) ? 3 / 2 : 4 / 3) : 1);
 
 /** The tokens of a policy episode, a turn at a time: measured (micro's) or the config's budgets. */
 export interface EpisodeTokens {
@@ -98,20 +99,25 @@ export interface EpisodeTokens {
   bound: boolean;
 }
 
+/** Chat-template tokens around an observation and the next assistant header (ChatML: ≤ 10), with margin. */
+const TURN_TEMPLATE_TOKENS = 16;
+
 /**
  * A run's episode in tokens. A from-scratch preset's are micro's measured level-0 episodes. Any other model's
- * are its budgets: an episode ends when its context (agent.contextTokens, prompt included) is full, every token
+ * are its budgets. An episode ends once its context (agent.contextTokens, prompt included) is full, checked
+ * after each action and each observation (agent/episode.ts), so it holds at most contextTokens plus the larger
+ * of an action and an observation (agent.actionTokens, agent.observationTokens and its template); every token
  * passes through the model once (the policy keeps each episode's KV cache across turns, rl/model-policy.ts)
- * and is trained on once, so a turn averages at most contextTokens / maxTurns tokens, of which at most
- * agent.actionTokens are sampled; every turn may run the tests, none overlapped with generation.
+ * and is trained on once; every one is priced as sampled (a decode step costs more than a prompt token), and
+ * every turn runs the tests, none overlapped with generation, plus the grading run.
  */
 export function episodeTokens(cfg: RunConfig): EpisodeTokens {
   const turns = cfg.agent.maxTurns;
   if (modelPreset(cfg.model.preset)) {
     return { action: ACTION_TOKENS_PER_TURN, perTurn: POLICY_TOKENS_PER_TURN, testRuns: turns / 2 + 1, sandboxExposed: SANDBOX_EXPOSED, bound: false };
   }
-  const perTurn = cfg.agent.contextTokens / turns;
-  return { action: Math.min(cfg.agent.actionTokens, perTurn), perTurn, testRuns: turns, sandboxExposed: 1, bound: true };
+  const episode = cfg.agent.contextTokens + Math.max(cfg.agent.actionTokens, cfg.agent.observationTokens + TURN_TEMPLATE_TOKENS);
+  return { action: episode / turns, perTurn: episode / turns, testRuns: turns + 1, sandboxExposed: 1, bound: true };
 }
 
 /** Seconds of one policy episode at `r`: its generation plus the part of its test runs not overlapped. */
@@ -143,13 +149,16 @@ export function dapoIteration(cfg: RunConfig, r: DeviceRates, e: EpisodeTokens =
 
 /**
  * The arithmetic a token costs at a context of `contextTokens`, over what it costs at the few positions a rate
- * measurement runs (throughput.ts: ≤ 128). A forward multiplies a token by its weights (2·W flops, W =
- * tokenWeights) and attends to the c positions before it (QKᵀ and PV: 4·c·NH·HS flops a layer); over an
- * episode that fills its context c averages contextTokens / 2, so the factor is 1 + L·NH·HS·contextTokens / W.
- * The backward doubles both terms alike. Qwen2.5-0.5B at 8,192 tokens: 1.36.
+ * measurement runs (throughput.ts: 128 for a large shape, 384 for a small one). A forward multiplies a token by
+ * its weights (2·W flops, W = tokenWeights) and attends to the c positions before it (QKᵀ and PV: A = 4·c·NH·HS
+ * flops a layer); over an episode that fills its context c averages contextTokens / 2, so the forward's factor
+ * is 1 + A/2W = 1 + L·NH·HS·contextTokens / W (Qwen2.5-0.5B at 8,192 tokens: 1.36). A full fine-tune's backward
+ * doubles both terms (4W + 2A), so its step scales alike; a LoRA step's backward has no dW for the frozen weights
+ * (2W + 2A), so its factor is (4W + 3A) / 4W: `lora` gives 1 + 1.5·(that excess). Arithmetic only: the KV-cache
+ * reads of a decode step at a small batch (bandwidth, not flops) are not in it; grouped KV heads keep them small.
  */
-export function contextFactor(c: ModelConfig, contextTokens: number): number {
-  return 1 + (c.numLayers * c.numHeads * c.headDim * contextTokens) / tokenWeights(c);
+export function contextFactor(c: ModelConfig, contextTokens: number, lora = false): number {
+  return 1 + (lora ? 1.5 : 1) * (c.numLayers * c.numHeads * c.headDim * contextTokens) / tokenWeights(c);
 }
 
 /** The estimate of a resolved config at measured device rates; `testTasks`: the held-out tasks the
@@ -242,29 +251,38 @@ export interface IterationPrice extends DapoIteration {
   bound: boolean;
   /** Tokens an episode has at most (bound) or on average. */
   tokensPerEpisode: number;
-  /** contextFactor at the run's context, by which a bound divides the measured rates (1 otherwise). */
+  /** Test runs an episode makes (at most, for a bound). */
+  testRuns: number;
+  /** contextFactor at an episode's bound, by which a bound divides the measured generation rate (1 otherwise)… */
   contextFactor: number;
+  /** …and the training rate (a LoRA step's attention weighs more: contextFactor's `lora`). */
+  trainContextFactor: number;
 }
 
 /** What a DAPO iteration of `cfg` costs at `r`, rates measured at `model`'s shape over a few positions
  *  (ratesAtContext). */
 export function priceIteration(cfg: RunConfig, r: DeviceRates, model: ModelConfig): IterationPrice {
   const e = episodeTokens(cfg);
-  const { rates, factor } = ratesAtContext(cfg, r, model);
-  return { ...dapoIteration(cfg, rates, e), bound: e.bound, tokensPerEpisode: cfg.agent.maxTurns * e.perTurn, contextFactor: factor };
+  const { rates, factor, trainFactor } = ratesAtContext(cfg, r, model);
+  return { ...dapoIteration(cfg, rates, e), bound: e.bound, tokensPerEpisode: cfg.agent.maxTurns * e.perTurn, testRuns: e.testRuns, contextFactor: factor, trainContextFactor: trainFactor };
 }
 
 /** Rates measured at a few positions as a bound prices them: divided by contextFactor at the run's context
  *  (micro's measured episodes are as short as the rows they are measured at: unchanged). */
-export function ratesAtContext<R extends { trainTokensPerS: number; genTokensPerS: number }>(cfg: RunConfig, r: R, model: ModelConfig): { rates: R; factor: number } {
-  const factor = episodeTokens(cfg).bound ? contextFactor(model, cfg.agent.contextTokens) : 1;
-  return { rates: { ...r, trainTokensPerS: r.trainTokensPerS / factor, genTokensPerS: r.genTokensPerS / factor }, factor };
+export function ratesAtContext<R extends { trainTokensPerS: number; genTokensPerS: number }>(cfg: RunConfig, r: R, model: ModelConfig): { rates: R; factor: number; trainFactor: number } {
+  const e = episodeTokens(cfg);
+  if (!e.bound) return { rates: r, factor: 1, trainFactor: 1 };
+  const tokens = cfg.agent.maxTurns * e.perTurn;
+  const factor = contextFactor(model, tokens), trainFactor = contextFactor(model, tokens, trainsLora(cfg));
+  return { rates: { ...r, trainTokensPerS: r.trainTokensPerS / trainFactor, genTokensPerS: r.genTokensPerS / factor }, factor, trainFactor };
 }
 
 /** Seconds as a person reads a duration: "42 s", "3 min 5 s", "2 h 10 min"; "…" where it is not a time. */
 export function duration(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '…';
-  if (s < 60) return `${Math.round(s)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+  const sec = Math.round(s);
+  if (sec < 60) return `${sec} s`;
+  if (sec < 3600) return `${Math.floor(sec / 60)} min ${sec % 60} s`;
+  const min = Math.round(s / 60);
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
 }

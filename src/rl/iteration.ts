@@ -7,6 +7,8 @@ import type { ModelConfig } from '../model/config.ts';
 import type { LoraConfig } from '../model/lora.ts';
 import type { Backend } from '../ops/backend.ts';
 import type { Tensor } from '../ops/tensor.ts';
+import type { SandboxFactory } from '../sandbox/types.ts';
+import type { Task } from '../tasks/schema.ts';
 import { measurementShape, type AutoDecision } from './auto-backend.ts';
 import type { RunConfig } from './config.ts';
 import { duration, priceIteration, type DeviceRates, type IterationPrice } from './estimate.ts';
@@ -55,6 +57,19 @@ export async function measureIteration(o: {
   };
 }
 
+/** Seconds of one test run of `task` in a sandbox from `create` (timed the second time: the first loads it). */
+export async function timeTestRun(create: SandboxFactory, task: Task, timeoutMs: number): Promise<number> {
+  const sb = await create(task.files, { timeoutMs });
+  try {
+    await sb.runTests(task.test_files);
+    const t = performance.now();
+    await sb.runTests(task.test_files);
+    return (performance.now() - t) / 1000;
+  } finally {
+    await sb.dispose();
+  }
+}
+
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const rate = (x: number) => (x >= 100 ? n(x) : x.toPrecision(3));
 
@@ -66,12 +81,12 @@ export function iterationLines(e: MeasuredIteration): string[] {
     (e.rounds > 1 ? ` with one generation round, ${most}${duration(e.seconds)} with all ${e.rounds} that dynamic sampling may take.` : '.');
   return [
     head,
-    `Generation round: ${e.episodes} episodes of ${e.bound ? 'at most ' : ''}${n(e.tokensPerEpisode)} tokens, ${e.bound ? `${e.maxTurns} test runs each: ≤ ` : ''}${duration(e.roundS)}.`,
+    `Generation round: ${e.episodes} episodes of ${e.bound ? 'at most ' : ''}${n(e.tokensPerEpisode)} tokens${e.bound ? `, ${e.testRuns} test runs each` : ''}: ${e.bound ? '≤ ' : ''}${duration(e.roundS)}.`,
     `Update: ${e.bound ? 'at most ' : ''}${n(e.episodes * e.tokensPerEpisode)} tokens: ${e.bound ? '≤ ' : ''}${duration(e.updateS)}.`,
     `Rates of the whole model at a few positions: generation ${rate(e.rates.genTokensPerS)} tokens/s, training ${rate(e.rates.trainTokensPerS)} tokens/s, a test run ${e.rates.testRunS.toFixed(2)} s` +
       (e.scale !== 1 ? `, measured on ${e.shape} with random weights and divided by ${e.scale.toFixed(2)}` : '') +
-      (e.contextFactor !== 1 ? `; at a context of ${n(e.contextTokens)} tokens attention makes each token ${e.contextFactor.toFixed(2)}× dearer` : '') +
+      (e.contextFactor !== 1 ? `; attention over an episode that long makes a token ${e.contextFactor.toFixed(2)}× dearer to generate and ${e.trainContextFactor.toFixed(2)}× to train` : '') +
       `; measured in ${e.measuredInS.toFixed(0)} s.`,
-    ...(e.bound ? [`Every episode is priced at its budgets (${e.maxTurns} turns, ${n(e.contextTokens)} tokens): one that submits sooner costs less, and a started run's time left follows its real pace.`] : []),
+    ...(e.bound ? [`Every episode is priced at its budgets (${e.maxTurns} turns; its ${n(e.contextTokens)}-token context full, plus one last turn; every token priced as sampled; the tests run every turn, at the measured time): one that submits sooner costs less, and a started run's time left follows its real pace.`] : []),
   ];
 }

@@ -40,14 +40,19 @@ describe.skipIf(noBrowserReason)('the first screen', () => {
   it('prices a DAPO iteration of the paper\'s setting here when asked: the 0.5 B shape measured, its episodes at their budgets', async () => {
     expect(await page.getAttribute('#iteration-price', 'data-seconds')).toBe('');
     await page.click('#iteration-measure');
+    // While it measures (~2 GB on a CPU) a run does not start beside it, and a second ask shares the measurement.
+    const started = await page.evaluate(() => (window as any).webswe.trainer.startRun({ preset: 'micro' }).then(() => 'started', (e: Error) => e.message));
+    expect(started).toMatch(/this tab is measuring what qwen-coder-lora costs \(under a minute\); start the run when it is done/);
+    const shared = page.evaluate(() => (window as any).webswe.trainer.estimateIteration('qwen-coder-lora', 'auto'));
     await page.waitForFunction(() => Number(document.querySelector('#iteration-price')?.getAttribute('data-seconds')) > 0, undefined, { timeout: 300_000 });
+    expect(Math.round((await shared).roundS + (await shared).updateS)).toBe(Number(await page.getAttribute('#iteration-price', 'data-seconds')));
     const head = (await page.textContent('#iteration-price')) ?? '';
     expect(head).toMatch(/^A DAPO iteration of qwen-coder-lora \(Qwen\/Qwen2\.5-Coder-0\.5B-Instruct\) takes at most (\d+ h )?\d+ min( \d+ s)? on this device \(wasm \(\d+ threads?; the only WebGPU adapter is a software fallback.*\) with one generation round, at most .* with all 3 that dynamic sampling may take\.$/);
     // Three rounds cost more than one.
     expect(Number(await page.getAttribute('#iteration-price', 'data-max-seconds'))).toBeGreaterThan(Number(await page.getAttribute('#iteration-price', 'data-seconds')));
     const parts = await page.$$eval('#iteration-parts li', (ls) => ls.map((l) => l.textContent ?? ''));
-    expect(parts[0]).toMatch(/^Generation round: 64 episodes of at most 8,192 tokens, 20 test runs each/);
-    expect(parts[2]).toMatch(/measured on Qwen\/Qwen2\.5-Coder-0\.5B-Instruct \(2 of 24 blocks\) with random weights and divided by 2\.98; at a context of 8,192 tokens attention makes each token 1\.36× dearer/);
+    expect(parts[0]).toMatch(/^Generation round: 64 episodes of at most 9,232 tokens, 21 test runs each/);
+    expect(parts[2]).toMatch(/measured on Qwen\/Qwen2\.5-Coder-0\.5B-Instruct \(2 of 24 blocks\) with random weights and divided by 2\.98; attention over an episode that long makes a token 1\.40× dearer to generate and 1\.60× to train/);
     expect(await page.isEnabled('#iteration-measure')).toBe(true);
     await shot('start-iteration-price');
   }, 330_000);

@@ -70,12 +70,14 @@ describe('auto by measurement', () => {
     expect(scale).toBeLessThan(3.1);
     expect(measurementShape('micro', MODEL_PRESETS['scratch-160k'].config).scale).toBe(1);
     const cache = memCache();
-    // qwen-coder-lora's episodes are priced at their budgets, so its rates also pay attention at its 8,192-token context.
+    // qwen-coder-lora's episodes are priced at their budgets, so its rates also pay attention over that length.
     const qcfg = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
     const d = await chooseAuto({ adapter: hw, cfg: qcfg, model: full, shape: 'q (2 of 24 blocks)', key: 'k', measure: measuring(H200_MICRO).measure, cache, scale });
     expect(d.measured!.webgpu.genTokensPerS).toBeCloseTo(H200_MICRO.webgpu.genTokensPerS / scale, 9);
-    const f = contextFactor(full, 8192);
-    const atContext = { trainTokensPerS: H200_MICRO.wasm.trainTokensPerS / scale / f, genTokensPerS: H200_MICRO.wasm.genTokensPerS / scale / f, testRunS: CALIBRATION_RATES.testRunS };
+    // An episode of at most 9,232 tokens (8,192 of context and a last observation): generation and the LoRA step
+    // at their factors.
+    const f = contextFactor(full, 9232), ft = contextFactor(full, 9232, true);
+    const atContext = { trainTokensPerS: H200_MICRO.wasm.trainTokensPerS / scale / ft, genTokensPerS: H200_MICRO.wasm.genTokensPerS / scale / f, testRunS: CALIBRATION_RATES.testRunS };
     expect(d.measured!.wasm.runS).toBeCloseTo(estimateRun(qcfg, atContext).totalS, 3);
     expect(priceRun(qcfg, H200_MICRO.wasm, full)).toBeCloseTo(estimateRun(qcfg, { ...atContext, trainTokensPerS: atContext.trainTokensPerS * scale, genTokensPerS: atContext.genTokensPerS * scale }).totalS, 3);
     // micro's measured episodes are not scaled by a context.

@@ -6,7 +6,7 @@
 // scale with the work a config asks for.
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/rl/config.ts';
-import { CALIBRATION_RATES, contextFactor, dapoIteration, episodeTokens, estimateRun, partOf, phaseTotals, priceIteration, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
+import { CALIBRATION_RATES, contextFactor, dapoIteration, duration, episodeTokens, estimateRun, partOf, phaseTotals, priceIteration, runTimeLeft, workDone } from '../../../src/rl/estimate.ts';
 import { tokenWeights } from '../../../src/model/config.ts';
 import { shapeOfModel } from '../../../src/model/shapes.ts';
 import { modelPreset } from '../../../src/model/presets.ts';
@@ -90,32 +90,36 @@ describe('estimateRun', () => {
     // micro's episodes are its measured level-0 ones.
     expect(episodeTokens(resolveConfig(RUN_PRESETS.micro!.overrides))).toMatchObject({ action: 8, perTurn: 100, bound: false });
     expect(estimateRun(micro, RATES).bound).toBe(false);
-    // qwen-coder-lora: 20 turns in an 8,192-token context, 512 tokens an action: a turn averages at most 409.6
-    // tokens, all of which may be sampled, and every turn may run the tests, none hidden behind generation.
+    // qwen-coder-lora: 20 turns; an 8,192-token context, checked after each action (≤ 512 tokens) and each
+    // observation (≤ 1,024 tokens and ≤ 16 of template): an episode holds at most 8,192 + 1,040 = 9,232 tokens,
+    // each priced as sampled; the tests run every turn and once more to grade, none hidden behind generation.
     const qwen = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
-    expect(episodeTokens(qwen)).toEqual({ action: 409.6, perTurn: 409.6, testRuns: 20, sandboxExposed: 1, bound: true });
-    // A shorter action budget caps the sampled share, not the tokens trained on.
-    expect(episodeTokens(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'agent.actionTokens': 100 }))).toMatchObject({ action: 100, perTurn: 409.6 });
-    // An iteration by hand: 64 episodes; a round plays each to 8,192 sampled tokens and 20 test runs; dynamic
-    // sampling takes at most dapo.maxGenBatches (3) rounds; the update trains every token once.
+    expect(episodeTokens(qwen)).toEqual({ action: 461.6, perTurn: 461.6, testRuns: 21, sandboxExposed: 1, bound: true });
+    // A longer action budget than an observation's is the last turn's overrun instead.
+    expect(episodeTokens(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'agent.actionTokens': 2048 })).perTurn * 20).toBeCloseTo(8192 + 2048, 9);
+    // An iteration by hand: 64 episodes; a round plays each to 9,232 tokens and 21 test runs; dynamic sampling
+    // takes at most dapo.maxGenBatches (3) rounds; the update trains every token once.
     const r = { trainTokensPerS: 20, genTokensPerS: 4, testRunS: 0.5 };
     const it = dapoIteration(qwen, r);
     expect(it.episodes).toBe(64);
     expect(it.rounds).toBe(3);
-    expect(it.roundS).toBeCloseTo(64 * (8192 / 4 + 20 * 0.5), 6);
-    expect(it.updateS).toBeCloseTo((64 * 8192) / 20, 6);
+    expect(it.roundS).toBeCloseTo(64 * (9232 / 4 + 21 * 0.5), 6);
+    expect(it.updateS).toBeCloseTo((64 * 9232) / 20, 6);
     expect(it.seconds).toBeCloseTo(3 * it.roundS + it.updateS, 6);
     expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'dapo.filterGroups': false }), r).rounds).toBe(1);
-    // Activation recomputation redoes each layer's forward in the backward: a third more per training token.
-    expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.recompute': true }), r).updateS).toBeCloseTo((it.updateS * 4) / 3, 6);
+    // Activation recomputation redoes each layer's forward in the backward: half a LoRA step more (frozen
+    // weights have no dW), a third of a full fine-tune's.
+    expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.recompute': true }), r).updateS).toBeCloseTo((it.updateS * 3) / 2, 6);
+    const full = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.loraRank': 0 });
+    expect(dapoIteration(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.loraRank': 0, 'model.recompute': true }), r).updateS).toBeCloseTo((dapoIteration(full, r).updateS * 4) / 3, 6);
     // The whole run is a bound too, its DAPO part iterations × the iteration, RFT keeping every episode.
     const e = estimateRun(qwen, r, 80);
     expect(e.bound).toBe(true);
     expect(e.parts.find((p) => p.name === 'DAPO')!.seconds).toBeCloseTo(40 * it.seconds, 3);
-    expect(e.parts.find((p) => p.name === 'RFT updates')!.seconds).toBeCloseTo((400 * 4 * 8192) / 20, 3);
+    expect(e.parts.find((p) => p.name === 'RFT updates')!.seconds).toBeCloseTo((400 * 4 * 9232) / 20, 3);
   });
 
-  it('prices a bound at the run\'s context: attention over 4,096 positions on average, by the arithmetic', () => {
+  it('prices a bound at its episode\'s length: attention over half of it on average, by the arithmetic', () => {
     const q = shapeOfModel('Qwen/Qwen2.5-Coder-0.5B-Instruct')!.config;
     // 24 layers × 14 heads × 64 dims × 8,192 tokens over the 494 M weights a token is multiplied by (tied embedding).
     expect(tokenWeights(q)).toBe(494032768);
@@ -123,15 +127,22 @@ describe('estimateRun', () => {
     expect(contextFactor(q, 8192)).toBeGreaterThan(1.35);
     expect(contextFactor(q, 8192)).toBeLessThan(1.37);
     expect(contextFactor(q, 1024) - 1).toBeCloseTo((contextFactor(q, 8192) - 1) / 8, 9);
+    // A LoRA step: forward 2W + A, backward 2W + 2A (no dW for the frozen weights): (4W + 3A) / 4W.
+    expect(contextFactor(q, 8192, true) - 1).toBeCloseTo(1.5 * (contextFactor(q, 8192) - 1), 9);
     const qwen = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
     const r = { trainTokensPerS: 20, genTokensPerS: 4, testRunS: 0.5 };
-    const f = contextFactor(q, 8192);
+    const f = contextFactor(q, 9232), ft = contextFactor(q, 9232, true);
     const p = priceIteration(qwen, r, q);
-    expect(p).toMatchObject({ bound: true, tokensPerEpisode: 8192, contextFactor: f, rounds: 3, episodes: 64 });
-    expect(p.updateS).toBeCloseTo(dapoIteration(qwen, r).updateS * f, 6);
-    expect(p.roundS).toBeCloseTo(64 * ((8192 * f) / 4 + 20 * 0.5), 6);
+    expect(p).toMatchObject({ bound: true, tokensPerEpisode: 9232, testRuns: 21, contextFactor: f, trainContextFactor: ft, rounds: 3, episodes: 64 });
+    expect(p.updateS).toBeCloseTo(dapoIteration(qwen, r).updateS * ft, 6);
+    expect(p.roundS).toBeCloseTo(64 * ((9232 * f) / 4 + 21 * 0.5), 6);
     // micro's measured episodes are not scaled.
     const m = resolveConfig(RUN_PRESETS.micro!.overrides);
-    expect(priceIteration(m, RATES, modelPreset(m.model.preset)!.config)).toMatchObject({ bound: false, contextFactor: 1, ...dapoIteration(m, RATES) });
+    expect(priceIteration(m, RATES, modelPreset(m.model.preset)!.config)).toMatchObject({ bound: false, contextFactor: 1, trainContextFactor: 1, ...dapoIteration(m, RATES) });
+  });
+
+  it('says a duration with its parts rounded together', () => {
+    expect([0.4, 59.6, 239.6, 3599.6, 3570, 7170, 7200, 90061].map(duration)).toEqual(['0 s', '1 min 0 s', '4 min 0 s', '1 h 0 min', '59 min 30 s', '2 h 0 min', '2 h 0 min', '25 h 1 min']);
+    expect([NaN, -1, Infinity].map(duration)).toEqual(['…', '…', '…']);
   });
 });
