@@ -7,11 +7,12 @@
 # WebGPU beside PyTorch eager on the same GPU (torch-peer.py: generate at the same batch and lengths, one LoRA
 # training step at the same tokens, peak memory, ours ÷ PyTorch). Everything goes to one Markdown file (default
 # gpu-report.md); each step's failure is written down and the next one runs. STEPS (default all) is a comma list
-# of gpu, adapter, kernels, generate, train, peer, run (the short tiny run and its log-probs beside transformers):
+# of gpu, adapter, price (auto's pick for qwen-coder-lora, both backends measured at its 0.5 B shape, and one DAPO
+# iteration of it priced there), kernels, generate, train, peer, run (the short tiny run and its log-probs beside transformers):
 # a report can be made in parts, each inside a lent machine's per-command limit, appending to one REPORT.
 here=$(cd "$(dirname "$0")" && pwd)
 report=${1:-$here/gpu-report.md}
-steps=,${2:-gpu,adapter,kernels,generate,train,peer,run},
+steps=,${2:-gpu,adapter,price,kernels,generate,train,peer,run},
 want() { case $steps in *,$1,*) return 0 ;; *) return 1 ;; esac; }
 W="$here/webswe"
 # Presets name their task sets by repository-relative paths (public/tasks/…): run from the unpacked
@@ -40,6 +41,7 @@ if command -v nvidia-smi >/dev/null && ! ldconfig -p 2>/dev/null | grep -q libGL
 fi
 want gpu && step 'GPU' nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 want adapter && step 'Adapter and backend' "$W" gpu
+want price && step 'qwen-coder-lora here: auto pick and one DAPO iteration, priced' "$W" gpu --preset qwen-coder-lora
 want kernels && step 'Kernels at training shapes, beside TF.js WebGPU' "$W" bench kernels --shapes large
 for p in scratch-160k scratch-5m; do
   want generate && step "Generation, $p (WebGPU beside the WASM and fast JS CPU backends)" "$W" bench generate --model "$p" --backend webgpu,wasm,fast-cpu
