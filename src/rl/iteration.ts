@@ -78,11 +78,12 @@ const rate = (x: number) => (x >= 100 ? n(x) : x.toPrecision(3));
 export function iterationLines(e: MeasuredIteration): string[] {
   const most = e.bound ? 'at most ' : 'about ';
   const head = `A DAPO iteration of ${e.preset} (${e.model}) takes ${most}${duration(e.roundS + e.updateS)} on this device (${e.backend})` +
-    (e.rounds > 1 ? ` with one generation round, ${most}${duration(e.seconds)} with all ${e.rounds} that dynamic sampling may take.` : '.');
+    (e.rounds === 1 ? '.' : e.bound ? ` with one generation round, at most ${duration(e.seconds)} with all ${e.rounds} that dynamic sampling may take.`
+      : ` with one generation round, about ${duration(e.seconds)} with the ${e.rounds} that dynamic sampling takes on average.`);
   return [
     head,
-    `Generation round: ${e.episodes} episodes of ${e.bound ? 'at most ' : ''}${n(e.tokensPerEpisode)} tokens${e.bound ? `, ${e.testRuns} test runs each` : ''}: ${e.bound ? '≤ ' : ''}${duration(e.roundS)}.`,
-    `Update: ${e.bound ? 'at most ' : ''}${n(e.episodes * e.tokensPerEpisode)} tokens: ${e.bound ? '≤ ' : ''}${duration(e.updateS)}.`,
+    `Generation round: ${e.episodes} episodes of ${most}${n(e.tokensPerEpisode)} tokens, ${most}${n(e.testRuns)} test runs each: ${e.bound ? '≤ ' : 'about '}${duration(e.roundS)}.`,
+    `Update: ${most}${n(e.episodes * e.tokensPerEpisode)} tokens: ${e.bound ? '≤ ' : 'about '}${duration(e.updateS)}.`,
     `Rates of the whole model at a few positions: generation ${rate(e.rates.genTokensPerS)} tokens/s, training ${rate(e.rates.trainTokensPerS)} tokens/s, a test run ${e.rates.testRunS.toFixed(2)} s` +
       (e.scale !== 1 ? `, measured on ${e.shape} with random weights and divided by ${e.scale.toFixed(2)}` : '') +
       (e.contextFactor !== 1 ? `; attention over an episode that long makes a token ${e.contextFactor.toFixed(2)}× dearer to generate and ${e.trainContextFactor.toFixed(2)}× to train` : '') +

@@ -67,7 +67,7 @@ describe('webswe CLI', () => {
     }
     // The text says the price, its parts and what it was priced on (the bound's lines: test/unit/rl/iteration.test.ts).
     const text = webswe('gpu', '--preset', 'micro');
-    expect(text.stdout).toMatch(/^A DAPO iteration of micro \(scratch-160k\) takes about .* on this device \(wasm .*\n  Generation round: 64 episodes of 1,[0-9]{3} tokens, /m);
+    expect(text.stdout).toMatch(/^A DAPO iteration of micro \(scratch-160k\) takes about .* on this device \(wasm .* with one generation round, about .* with the 2\.1 that dynamic sampling takes on average\.\n  Generation round: 64 episodes of about 1,[0-9]{3} tokens, about \d+ test runs each: about /m);
     const bad = webswe('gpu', '--preset', 'nope');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--preset must be a run preset \(micro, micro-find, tiny, qwen-coder-lora\), got "nope"/);

@@ -24,7 +24,7 @@ describe('iterationLines', () => {
     expect(ft).toBeGreaterThan(f);
     const lines = iterationLines(e);
     expect(lines[0]).toBe(`A DAPO iteration of qwen-coder-lora (Qwen/Qwen2.5-Coder-0.5B-Instruct) takes at most ${duration(round + update)} on this device (webgpu (nvidia hopper)) with one generation round, at most ${duration(3 * round + update)} with all 3 that dynamic sampling may take.`);
-    expect(lines[1]).toBe(`Generation round: 64 episodes of at most 9,232 tokens, 21 test runs each: ≤ ${duration(round)}.`);
+    expect(lines[1]).toBe(`Generation round: 64 episodes of at most 9,232 tokens, at most 21 test runs each: ≤ ${duration(round)}.`);
     expect(lines[2]).toBe(`Update: at most 590,848 tokens: ≤ ${duration(update)}.`);
     expect(lines[3]).toBe(`Rates of the whole model at a few positions: generation 100 tokens/s, training 200 tokens/s, a test run 0.25 s, measured on qwen (2 of 24 blocks) with random weights and divided by 2.98; attention over an episode that long makes a token ${f.toFixed(2)}× dearer to generate and ${ft.toFixed(2)}× to train; measured in 42 s.`);
     expect(lines[4]).toMatch(/^Every episode is priced at its budgets \(20 turns; its 8,192-token context full, plus one last turn; every token priced as sampled; the tests run every turn, at the measured time\)/);
