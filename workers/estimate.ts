@@ -11,9 +11,8 @@ import { measureRates } from '../src/rl/throughput.ts';
 import { modelPreset } from '../src/model/presets.ts';
 import { resolveConfig, type ConfigValue } from '../src/rl/config.ts';
 import { estimateRun } from '../src/rl/estimate.ts';
-import { runShape } from '../src/rl/auto-backend.ts';
+import { knownRunShape } from '../src/rl/auto-backend.ts';
 import { measureIteration, timeTestRun } from '../src/rl/iteration.ts';
-import { shapeOfModel } from '../src/model/shapes.ts';
 import { RUN_PRESETS } from '../src/rl/presets.ts';
 import type { AutoRun, OpenedBackend } from './backend.ts';
 import type { TaskSelection } from '../src/tasks/select.ts';
@@ -49,9 +48,7 @@ export async function iterationOnDevice(preset: string, choice: BackendChoice, o
   const run = RUN_PRESETS[preset];
   if (!run) throw new Error(`no run preset "${preset}" (${Object.keys(RUN_PRESETS).join(', ')})`);
   const cfg = resolveConfig(run.overrides, BROWSER_DEFAULTS);
-  const known = shapeOfModel(cfg.model.preset);
-  if (!known) throw new Error(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files`);
-  const { config, lora } = runShape(cfg, known.config);
+  const { config, lora } = knownRunShape(cfg);
   // auto on a hardware adapter measures both backends at this shape; anywhere else the opened backend is measured.
   const be = await open(choice, { cfg, config, ...(lora ? { lora } : {}) });
   return measureIteration({ preset, cfg, config, ...(lora ? { lora } : {}), b: be, testRunS: async () => (await timeTestRuns(cfg)).testRunS, since: t0 });

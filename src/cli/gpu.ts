@@ -7,8 +7,7 @@
 import type { Command } from 'commander';
 import { probeNodeAdapter } from '../gpu/adapter.node.ts';
 import { limitsRecord, summarizeAdapter } from '../gpu/device.ts';
-import { shapeOfModel } from '../model/shapes.ts';
-import { runShape, type AutoMeasured } from '../rl/auto-backend.ts';
+import { knownRunShape, type AutoMeasured } from '../rl/auto-backend.ts';
 import { resolveConfig } from '../rl/config.ts';
 import { iterationLines, measureIteration, timeTestRun, type MeasuredIteration } from '../rl/iteration.ts';
 import type { TaskSelection } from '../tasks/select.ts';
@@ -43,12 +42,15 @@ export async function gpuReport(preset?: string): Promise<GpuReport> {
     if (!run) throw new UserError(`--preset must be a run preset (${Object.keys(RUN_PRESETS).join(', ')}), got "${preset}"`);
     const cfg = resolveConfig(run.overrides);
     // A pretrained preset's Hub model has a known shape (model/shapes.ts): measured at it, with the run's LoRA.
-    const shape = shapeOfModel(cfg.model.preset);
-    if (!shape) throw new UserError(`the run preset "${preset}" trains ${cfg.model.preset}, whose shape is known only from its files: train it with --backend auto to measure it`);
+    let shaped;
+    try {
+      shaped = { cfg, ...knownRunShape(cfg) };
+    } catch (e) {
+      throw new UserError(`the run preset "${preset}": ${(e as Error).message} (train it with --backend auto to measure it)`);
+    }
     // Both backends measured only where there is a choice to make (a hardware adapter; else the rule decides);
     // the iteration on the one auto opens, from that measurement or its own.
     const t0 = performance.now();
-    const shaped = { cfg, ...runShape(cfg, shape.config) };
     const opened = await openBackend('auto', undefined, shaped);
     auto = opened.auto ?? auto;
     iteration = await measureIteration({ preset, ...shaped, b: opened, testRunS: () => {

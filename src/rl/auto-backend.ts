@@ -13,7 +13,7 @@
 import { paramCount, tokenWeights, type ModelConfig } from '../model/config.ts';
 import type { LoraConfig } from '../model/lora.ts';
 import { modelPreset } from '../model/presets.ts';
-import type { ModelShape } from '../model/shapes.ts';
+import { shapeOfModel, type ModelShape } from '../model/shapes.ts';
 import type { RunConfig } from './config.ts';
 import { CALIBRATION_RATES, estimateRun, ratesAtContext } from './estimate.ts';
 import { loraOf } from './session.ts';
@@ -173,4 +173,14 @@ export function runShape(cfg: RunConfig, pretrained?: ModelConfig): { config: Mo
   if (!pretrained) throw new Error(`model.preset "${cfg.model.preset}" is not a from-scratch shape: its config is needed to measure it`);
   const lora = loraOf(cfg);
   return { config: pretrained, ...(lora ? { lora } : {}) };
+}
+
+/** runShape for a run named by its preset alone: a from-scratch shape, or the known shape of its Hub model
+ *  (model/shapes.ts), measured with random weights; a model known only from its files is refused. */
+export function knownRunShape(cfg: RunConfig): { config: ModelConfig; lora?: LoraConfig } {
+  const preset = modelPreset(cfg.model.preset);
+  if (preset) return { config: preset.config };
+  const known = shapeOfModel(cfg.model.preset);
+  if (!known) throw new Error(`${cfg.model.preset} has its shape only in its files: it is measured when a run loads it`);
+  return runShape(cfg, known.config);
 }

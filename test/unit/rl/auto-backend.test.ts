@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { autoCachePath, fileAutoCache } from '../../../src/cli/backend.ts';
 import { MODEL_PRESETS, modelPreset } from '../../../src/model/presets.ts';
 import { PRETRAINED_SHAPES } from '../../../src/model/shapes.ts';
-import { autoKey, chooseAuto, measurementShape, priceRun, runShape, shapeKey, type AutoBackend, type AutoCache, type AutoRates, type ModelRates } from '../../../src/rl/auto-backend.ts';
+import { autoKey, chooseAuto, knownRunShape, measurementShape, priceRun, runShape, shapeKey, type AutoBackend, type AutoCache, type AutoRates, type ModelRates } from '../../../src/rl/auto-backend.ts';
 import { resolveConfig } from '../../../src/rl/config.ts';
 import { CALIBRATION_RATES, contextFactor, estimateRun } from '../../../src/rl/estimate.ts';
 import { RUN_PRESETS } from '../../../src/rl/presets.ts';
@@ -145,6 +145,10 @@ describe('auto by measurement', () => {
     const lora = resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides);
     expect(runShape(lora, q.config).lora?.rank).toBeGreaterThan(0);
     expect(() => runShape(lora)).toThrow(/not a from-scratch shape/);
+    // By its preset alone: the Hub model's known shape with the run's LoRA; a folder's shape is in its files.
+    expect(knownRunShape(cfg)).toEqual({ config: micro });
+    expect(knownRunShape(lora)).toEqual(runShape(lora, q.config));
+    expect(() => knownRunShape(resolveConfig(RUN_PRESETS['qwen-coder-lora']!.overrides, { 'model.preset': 'models/my-qwen' }))).toThrow(/^models\/my-qwen has its shape only in its files/);
   });
 
   it('measures a from-scratch shape on the WASM backend: two positive rates, in a few seconds', async () => {
